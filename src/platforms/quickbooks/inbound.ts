@@ -13,14 +13,14 @@ import { dateOnly, exactDifference, has, invalid, link, list, wholeCents, type I
 const present = (value: unknown): boolean => value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0);
 
 /** Refuses fields QuickBooks Online cannot hold when they carry a value. */
-function refuse(input: Input, fields: readonly string[], prefix = ''): void {
+export function refuse(input: Input, fields: readonly string[], prefix = ''): void {
   for (const field of fields) {
     if (has(input, field) && present(input[field])) throw invalid(`${prefix}${field}`, 'QuickBooks Online has no such field; leave it out or null.');
   }
 }
 
 /** A QBO ReferenceType to the platform id behind a service id; undefined for null or absent. */
-async function ref(ctx: ConnectorContext, type: UnifiedObjectType, value: unknown, field: string): Promise<{ value: string } | undefined> {
+export async function ref(ctx: ConnectorContext, type: UnifiedObjectType, value: unknown, field: string): Promise<{ value: string } | undefined> {
   const id = await link(ctx, type, value, field);
   return id === undefined ? undefined : { value: id };
 }
@@ -32,7 +32,7 @@ type Written = 'text' | 'date' | UnifiedObjectType;
  * Copies the fields present in the input. QBO clears text with an empty string, not null; a null date or link is left
  * out (a sparse update cannot clear one).
  */
-async function copy(
+export async function copy(
   ctx: ConnectorContext,
   input: Input,
   out: Native,
@@ -53,7 +53,7 @@ async function copy(
 }
 
 /** A text field of the (schema-validated) input; '' for null. */
-function str(value: unknown): string {
+export function str(value: unknown): string {
   return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
 }
 
@@ -66,9 +66,9 @@ function numberOf(value: unknown, field: string): number {
 }
 
 /** QBO keeps amounts in cents: more decimals are refused, not rounded. */
-const amountOf = (value: unknown, field: string): number => wholeCents(numberOf(value, field), field);
+export const amountOf = (value: unknown, field: string): number => wholeCents(numberOf(value, field), field);
 
-function copyCurrency(input: Input, out: Native): void {
+export function copyCurrency(input: Input, out: Native): void {
   if (has(input, 'currency_code') && typeof input.currency_code === 'string') out.CurrencyRef = { value: input.currency_code };
   if (has(input, 'currency_rate') && input.currency_rate !== null) {
     const rate = Number(input.currency_rate);
@@ -259,7 +259,7 @@ export async function termBody(ctx: ConnectorContext, input: Input): Promise<Nat
  * A sales line: QBO sells items, and a sales line posts to its item's income account, so a line names an item; an
  * account_id beside it must be that account (QBO would ignore any other). The line amount is before tax.
  */
-async function salesLine(ctx: ConnectorContext, line: Input, n: number): Promise<Native> {
+export async function salesLine(ctx: ConnectorContext, line: Input, n: number): Promise<Native> {
   const at = `line_items[${n}].`;
   refuse(line, ['customer_id', 'location_id', 'project_id', 'tax_rate_id', 'discount_amount', 'discount_percentage'], at);
   const entry = line.item;

@@ -9,6 +9,7 @@ import { defineObject, type Mapped, type ObjectEntry } from '../objects.ts';
 import { knownBase } from '../readers.ts';
 import { parseEntity } from './contract.ts';
 import { QBO_BASE } from './currencies.ts';
+import { invoiceBody, invoicePaymentBody } from './inbound-receivables.ts';
 import { billBody, classBody, customerBody, departmentBody, itemBody, journalEntryBody, salesReceiptBody, termBody } from './inbound.ts';
 import { mapAttachment, mapDeposit, mapJournalEntry, mapTransfer, isFileAttachable } from './mapping/banking.ts';
 import { day, type MapContext } from './mapping/common.ts';
@@ -228,11 +229,15 @@ export const ENTITIES: readonly EntitySpec[] = [
     dated: true,
     unmapped: ['subsidiary_id'],
     dataOnly: ['LinkedTxn', 'BillAddr', 'ShipAddr', 'BillEmail', 'CustomerMemo', 'EmailStatus', 'PrintStatus', 'Deposit', ...SALES_LINE, ...TXN_ONLY],
+    // DELETE deletes the invoice; PATCH status void is QBO's void operation.
+    write: { body: invoiceBody, deletes: 'delete', voids: { operation: 'void' } },
   }),
   entitySpec('invoice_payment', 'Payment', mapPayment, {
     dated: true,
     unmapped: ['deposited'],
     dataOnly: ['UnappliedAmt', 'ARAccountRef', 'ProcessPayment', ...TXN_ONLY],
+    // DELETE deletes the payment; PATCH status void is QBO's void, a sparse update with include=void.
+    write: { body: invoicePaymentBody, deletes: 'delete', voids: { operation: 'update', include: 'void' } },
   }),
   entitySpec('invoice_credit_memo', 'CreditMemo', mapCreditMemo, {
     dated: true,

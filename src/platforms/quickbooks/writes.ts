@@ -9,7 +9,7 @@
  */
 import type { ObjectHandler, PlatformRecord, WriteContext } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
-import type { Input, Native } from '../inbound.ts';
+import { invalid, type Input, type Native } from '../inbound.ts';
 import { callQbo } from './client.ts';
 import { parseRecord } from './contract.ts';
 
@@ -26,6 +26,11 @@ export interface WriteSpec {
   /** Created only: no update through us (classes, departments and terms, whose updates the API does not serve). */
   createOnly?: true;
   duplicateProperty?: string;
+  /**
+   * PATCH status void is QBO's void, sent with this query (Invoice `operation=void`; Payment and BillPayment
+   * `operation=update&include=void`, a sparse update); absent: status void goes to the body like any field.
+   */
+  voids?: Record<string, string>;
 }
 
 function recordOf(spec: WriteSpec, body: Record<string, unknown>): PlatformRecord {
@@ -46,6 +51,7 @@ async function readCurrent(ctx: WriteContext, spec: WriteSpec, platformId: strin
  * Sends a write that needs the current SyncToken. A stale token (someone
  * changed the record since it was read) re-reads and sends once more, with a
  * request id of its own: the first request failed, so it is no repeat.
+ * `query` replaces the operation's own (a void: `operation=void`, or `operation=update&include=void`).
  */
 async function withSyncToken(
   ctx: WriteContext,
@@ -53,11 +59,12 @@ async function withSyncToken(
   platformId: string,
   operation: 'update' | 'delete',
   build: (current: Record<string, unknown>) => Native,
+  query?: Record<string, string>,
 ): Promise<Record<string, unknown>> {
   for (let attempt = 1; ; attempt++) {
     const current = await readCurrent(ctx, spec, platformId);
     try {
-      return await post(ctx, spec, operation, build(current), attempt === 1 ? ctx.idempotencyKey : `${ctx.idempotencyKey}-${attempt}`);
+      return await post(ctx, spec, operation, build(current), attempt === 1 ? ctx.idempotencyKey : `${ctx.idempotencyKey}-${attempt}`, query);
     } catch (error) {
       if (attempt >= 2 || !(error instanceof PlatformError) || error.kind !== 'conflict') throw error;
     }
@@ -71,14 +78,15 @@ function post(
   operation: 'create' | 'update' | 'delete',
   body: Native,
   requestId: string,
+  query: Record<string, string> | undefined = operation === 'delete' ? { operation: 'delete' } : undefined,
 ): Promise<Record<string, unknown>> {
   return callQbo(ctx, {
     method: 'POST',
     path: resource(spec),
     body,
-    operation: `${operation} ${spec.entity}`,
+    operation: `${query?.include ?? query?.operation ?? operation} ${spec.entity}`,
     requestId,
-    ...(operation === 'delete' ? { query: { operation: 'delete' } } : {}),
+    ...(query === undefined ? {} : { query }),
     ...(spec.duplicateProperty === undefined ? {} : { duplicateProperty: spec.duplicateProperty }),
   });
 }
@@ -105,6 +113,7 @@ export function writeHandlers(spec: WriteSpec): Pick<ObjectHandler, 'create' | '
       return recordOf(spec, answer);
     };
   }
+  if (handlers.update !== undefined && spec.voids !== undefined) handlers.update = voidingUpdate(spec, spec.voids, handlers.update);
   if (spec.deletes === 'delete') {
     handlers.delete = async (ctx, platformId) => {
       await withSyncToken(ctx, spec, platformId, 'delete', (current) => ({ Id: platformId, SyncToken: current.SyncToken }));
@@ -121,4 +130,29 @@ export function writeHandlers(spec: WriteSpec): Pick<ObjectHandler, 'create' | '
     };
   }
   return handlers;
+}
+
+/** Whether a PATCH asks for a void: status void, sent alone (QBO's void changes nothing else). */
+function asksVoid(patch: Input): boolean {
+  if (patch.status !== 'void') return false;
+  const [other] = Object.keys(patch).filter((field) => field !== 'status');
+  if (other !== undefined)
+    throw invalid(other, 'QuickBooks Online voids a transaction as it stands: send status void alone, and other changes before it.');
+  return true;
+}
+
+/** An update whose PATCH status void is QBO's void operation (`query`), any other PATCH the entity's sparse update. */
+function voidingUpdate(
+  spec: WriteSpec,
+  query: Record<string, string>,
+  update: NonNullable<ObjectHandler['update']>,
+): NonNullable<ObjectHandler['update']> {
+  return async (ctx, platformId, patch) => {
+    if (!asksVoid(patch)) return update(ctx, platformId, patch);
+    const sparse = query.include === 'void' ? { sparse: true } : {};
+    return recordOf(
+      spec,
+      await withSyncToken(ctx, spec, platformId, 'update', (current) => ({ Id: platformId, SyncToken: current.SyncToken, ...sparse }), query),
+    );
+  };
 }

@@ -16,6 +16,7 @@ import {
   type Json,
 } from './fixtures.ts';
 import type { ReportName } from './report.ts';
+import { appliedTo } from './validate.ts';
 import { tombstone, updatedAt } from '../../../packages/sandbox/src/simulators/quickbooks/query.ts';
 import { bookkeeping, qboTime, voided } from '../../../packages/sandbox/src/simulators/quickbooks/shapes.ts';
 import { recordsIn } from '../../../packages/sandbox/src/simulators/wire.ts';
@@ -112,10 +113,65 @@ export class Company {
     record.TotalAmt = lines(record).reduce((sum, line) => sum + cents(line.Amount), 0) / 100;
     record.Balance = 0;
     record.DepositToAccountRef ??= { value: '4', name: 'Undeposited Funds' };
+    this.postToIncome(record);
+  }
+
+  /** Each sales line posts to its item's income account, which QBO shows as the line's ItemAccountRef. */
+  private postToIncome(record: Json): void {
     for (const line of lines(record)) {
       const detail = isJson(line.SalesItemLineDetail) ? line.SalesItemLineDetail : null;
       const item = detail !== null && isJson(detail.ItemRef) ? this.find('Item', String(detail.ItemRef.value)) : null;
       if (detail !== null && item !== null && isJson(item.IncomeAccountRef)) detail.ItemAccountRef = item.IncomeAccountRef;
+    }
+  }
+
+  /**
+   * An invoice totals its item lines less its discount lines (QBO's sub-total line repeats them) plus its tax, and owes
+   * that less what payments and credits took off it (kept across an update). A new one is in the home currency unless
+   * it names another and due on its date without terms; lines post to their items' income accounts.
+   */
+  private deriveInvoice(record: Json, before: Json | null): void {
+    const sign: Readonly<Record<string, number>> = { SalesItemLineDetail: 1, DiscountLineDetail: -1 };
+    const tax = isJson(record.TxnTaxDetail) ? cents(record.TxnTaxDetail.TotalTax) : 0;
+    const total = lines(record).reduce((sum, line) => sum + (sign[String(line.DetailType)] ?? 0) * cents(line.Amount), tax);
+    const paid = before === null ? 0 : cents(before.TotalAmt) - cents(before.Balance);
+    record.TotalAmt = total / 100;
+    record.Balance = Math.max(0, total - paid) / 100;
+    if (before === null) {
+      record.CurrencyRef ??= { value: 'USD', name: 'United States Dollar' };
+      record.DueDate ??= record.TxnDate;
+    }
+    this.postToIncome(record);
+  }
+
+  /** A payment's unapplied rest; a new one is deposited to Undeposited Funds (Account 4) unless it names an account. */
+  private derivePayment(record: Json, before: Json | null): void {
+    const applied = lines(record).reduce((sum, line) => sum + cents(line.Amount), 0);
+    record.UnappliedAmt = Math.max(0, cents(record.TotalAmt) - applied) / 100;
+    if (before === null) {
+      record.DepositToAccountRef ??= { value: '4', name: 'Undeposited Funds' };
+      record.CurrencyRef ??= { value: 'USD', name: 'United States Dollar' };
+    }
+  }
+
+  /**
+   * Moves a payment's applications from what it applied (`before`) to what it applies now (`after`; null: deleted):
+   * each invoice's Balance and LinkedTxn change, and the invoice's SyncToken and LastUpdatedTime move on, as in QBO.
+   */
+  private settlePayment(paymentId: string, before: Json | null, after: Json | null): void {
+    const invoiceIds = new Set(
+      [before, after].flatMap((p) => lines(p ?? {}).flatMap((line) => recordsIn(line.LinkedTxn).map((l) => String(l.TxnId)))),
+    );
+    for (const id of invoiceIds) {
+      const invoice = this.table('Invoice').get(id);
+      if (invoice === undefined) continue;
+      const change = appliedTo(after, id) - appliedTo(before, id);
+      if (change === 0 && after !== null) continue;
+      invoice.Balance = (cents(invoice.Balance) - change) / 100;
+      const others = recordsIn(invoice.LinkedTxn).filter((l) => !(l.TxnType === 'Payment' && l.TxnId === paymentId));
+      invoice.LinkedTxn = appliedTo(after, id) > 0 ? [...others, { TxnId: paymentId, TxnType: 'Payment' }] : others;
+      invoice.SyncToken = String(Number(invoice.SyncToken ?? 0) + 1);
+      invoice.MetaData = { ...(isJson(invoice.MetaData) ? invoice.MetaData : {}), LastUpdatedTime: qboTime(this.now()) };
     }
   }
 
@@ -128,6 +184,8 @@ export class Company {
       record.Balance = Math.max(0, total - paid) / 100;
     }
     if (entity === 'SalesReceipt') this.deriveSale(record);
+    if (entity === 'Invoice') this.deriveInvoice(record, before);
+    if (entity === 'Payment') this.derivePayment(record, before);
     if (entity === 'JournalEntry') {
       const debits = lines(record).filter((line) => isJson(line.JournalEntryLineDetail) && line.JournalEntryLineDetail.PostingType === 'Debit');
       record.TotalAmt = debits.reduce((sum, line) => sum + cents(line.Amount), 0) / 100;
@@ -161,6 +219,7 @@ export class Company {
     if (record.TxnDate === undefined && !NAME_LISTS.has(entity)) record.TxnDate = qboTime(this.now()).slice(0, 10);
     this.derive(entity, record, null);
     this.table(entity).set(String(record.Id), record);
+    if (entity === 'Payment') this.settlePayment(String(record.Id), null, record);
     return structuredClone(record);
   }
 
@@ -175,11 +234,14 @@ export class Company {
     next.sparse = false;
     this.derive(entity, next, before);
     this.table(entity).set(String(next.Id), next);
+    if (entity === 'Payment') this.settlePayment(String(next.Id), before, next);
     return structuredClone(next);
   }
 
   remove(entity: Entity, id: string): void {
+    const before = this.table(entity).get(id) ?? null;
     if (!this.table(entity).delete(id)) throw new Error(`no ${entity} ${id} in realm ${this.realmId}`);
+    if (entity === 'Payment') this.settlePayment(id, before, null);
     const list = this.tombstones.get(entity) ?? [];
     list.push({ Id: id, at: this.now() });
     this.tombstones.set(entity, list);

@@ -34,7 +34,7 @@ import { qboTime } from '../../../packages/sandbox/src/simulators/quickbooks/sha
 import { LINK_SECONDS as FILE_LINK_SECONDS } from '../../../packages/sandbox/src/simulators/quickbooks/files.ts';
 import { isReportName, monthlyReport, ReportError } from './report.ts';
 import { invoicePdf } from './invoice-pdf.ts';
-import { CONTRACT, DELETABLE, validate, VOIDABLE, WRITABLE, type Problem } from './validate.ts';
+import { CONTRACT, DELETABLE, validate, VOIDS, WRITABLE, type Problem } from './validate.ts';
 import { PresignedFiles } from '../kit/presigned-files.ts';
 import type { Answer, ContentTypes } from '../kit/server.ts';
 import {
@@ -528,9 +528,13 @@ export class QuickBooksStandIn {
       company.remove(entity, id);
       return this.ok({ [entity]: { status: 'Deleted', domain: 'QBO', Id: id } });
     }
+    const voids = operation === 'void' ? 'operation=void' : call.query.get('include') === 'void' ? 'include=void' : null;
+    if (voids !== null) {
+      if (VOIDS[entity] !== voids) return unsupported(`${entity} is not voided by ${voids}`);
+      if (voids === 'include=void' && body.sparse !== true) return unsupported(`a void of ${entity} is a sparse update (sparse: true)`);
+      return this.ok({ [entity]: company.void(entity, id) });
+    }
     if (operation !== 'update') return unsupported(`unknown operation ${operation}`);
-    if (call.query.get('include') === 'void')
-      return VOIDABLE.has(entity) ? this.ok({ [entity]: company.void(entity, id) }) : unsupported(`${entity} cannot be voided`);
     if (!WRITABLE.has(entity)) return unsupported(`the stand-in does not update ${entity}`);
     const { sparse, ...fields } = body;
     // A sparse update changes the fields sent (an array such as Line as a whole); a full update replaces every writable field.

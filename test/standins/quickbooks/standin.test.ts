@@ -131,6 +131,16 @@ describe('QuickBooks Online stand-in', () => {
       body: { Id: '118', SyncToken: '0', sparse: true },
     });
     expect(voided.body.BillPayment).toMatchObject({ TotalAmt: 0, PrivateNote: 'Voided', SyncToken: '1' });
+    // An invoice is voided by operation=void (Intuit's Invoice reference), not by a sparse update with include=void.
+    const wrongVoid = await call('invoice?minorversion=75&operation=update&include=void', {
+      method: 'POST',
+      body: { Id: '239', SyncToken: '0', sparse: true },
+    });
+    expect(wrongVoid.body.Fault).toMatchObject({ Error: [{ code: '500' }] });
+    expect(lastViolation()).toBe('Invoice is not voided by include=void');
+    const invoiceVoid = await call('invoice?minorversion=75&operation=void', { method: 'POST', body: { Id: '239', SyncToken: '0' } });
+    expect(invoiceVoid.body.Invoice).toMatchObject({ TotalAmt: 0, Balance: 0, SyncToken: '1' });
+    qbo.violations.splice(0);
     const gone = await call('bill?minorversion=75&operation=delete', { method: 'POST', body: { Id: bill.Id, SyncToken: '0' } });
     expect(gone.body.Bill).toEqual({ status: 'Deleted', domain: 'QBO', Id: bill.Id });
     expect(qbo.violations).toEqual([]);

@@ -32,6 +32,8 @@ export const WRITABLE: ReadonlySet<Entity> = new Set([
   'Department',
   'Term',
   'Vendor',
+  'Invoice',
+  'Payment',
 ]);
 /** Entities QBO deletes (names such as Customer and Item are only made inactive). */
 export const DELETABLE: ReadonlySet<Entity> = new Set([
@@ -46,8 +48,15 @@ export const DELETABLE: ReadonlySet<Entity> = new Set([
   'CreditMemo',
   'Attachable',
 ]);
-/** Entities QBO voids. */
-export const VOIDABLE: ReadonlySet<Entity> = new Set(['BillPayment', 'Payment', 'Invoice']);
+/**
+ * Entities QBO voids, and how each is asked for by Intuit's reference: an invoice by `operation=void`, payments by a
+ * sparse update with `include=void`.
+ */
+export const VOIDS: Partial<Record<Entity, 'operation=void' | 'include=void'>> = {
+  BillPayment: 'include=void',
+  Payment: 'include=void',
+  Invoice: 'operation=void',
+};
 
 /** The fields a stored record needs; `Line.…` in every line. */
 const REQUIRED: Partial<Record<Entity, readonly string[]>> = {
@@ -58,6 +67,8 @@ const REQUIRED: Partial<Record<Entity, readonly string[]>> = {
   Department: ['Name'],
   Term: ['Name'],
   SalesReceipt: ['Line', 'Line.Amount'],
+  Invoice: ['CustomerRef', 'Line', 'Line.Amount'],
+  Payment: ['CustomerRef', 'TotalAmt'],
   // Intuit's Item reference: a service or non-inventory item needs the income account its sales post to.
   Item: ['Name', 'Type', 'IncomeAccountRef'],
 };
@@ -66,12 +77,14 @@ const LINE_DETAILS: Partial<Record<Entity, Readonly<Record<string, readonly stri
   Bill: { AccountBasedExpenseLineDetail: ['AccountRef'], ItemBasedExpenseLineDetail: ['ItemRef'] },
   JournalEntry: { JournalEntryLineDetail: ['PostingType', 'AccountRef'] },
   SalesReceipt: { SalesItemLineDetail: ['ItemRef'] },
+  Invoice: { SalesItemLineDetail: ['ItemRef'] },
 };
 /** The entity a reference names, by its field (ParentRef: the record's own entity). */
 const REFERENCES: Readonly<Record<string, Entity>> = {
   VendorRef: 'Vendor',
   AccountRef: 'Account',
   APAccountRef: 'Account',
+  ARAccountRef: 'Account',
   DepositToAccountRef: 'Account',
   SalesTermRef: 'Term',
   DepartmentRef: 'Department',
@@ -157,6 +170,47 @@ function journalProblem(record: Json): Problem | null {
   };
 }
 
+function businessProblem(detail: string, element: string): Problem {
+  return { fault: 'business-validation', detail: `Business Validation Error: ${detail}`, element };
+}
+
+/**
+ * A payment applies at most its total, each line to an invoice of its customer with at least that much open (what
+ * this payment applied before counts as open again), as Intuit's Payment reference says.
+ */
+function paymentProblem(company: Company, record: Json): Problem | null {
+  const before = typeof record.Id === 'string' ? company.find('Payment', record.Id) : null;
+  const customer = isJson(record.CustomerRef) ? record.CustomerRef.value : undefined;
+  let applied = 0;
+  for (const line of lines(record)) {
+    const amount = Math.round(Number(line.Amount) * 100);
+    applied += amount;
+    for (const link of recordsIn(line.LinkedTxn)) {
+      if (link.TxnType !== 'Invoice') return businessProblem(`a payment line links invoices, not ${String(link.TxnType)}`, 'Line.LinkedTxn.TxnType');
+      const invoice = company.find('Invoice', String(link.TxnId));
+      if (invoice === null)
+        return {
+          fault: 'invalid-reference',
+          detail: `Invalid Reference Id : Invoice ${String(link.TxnId)} does not exist`,
+          element: 'Line.LinkedTxn',
+        };
+      if (!isJson(invoice.CustomerRef) || invoice.CustomerRef.value !== customer)
+        return businessProblem(`Invoice ${String(invoice.Id)} belongs to another customer`, 'Line.LinkedTxn');
+      const open = Math.round(Number(invoice.Balance) * 100) + appliedTo(before, String(invoice.Id));
+      if (amount > open) return businessProblem(`the payment applies more than Invoice ${String(invoice.Id)} has open`, 'Line.Amount');
+    }
+  }
+  if (applied > Math.round(Number(record.TotalAmt) * 100)) return businessProblem('the lines apply more than the payment total', 'TotalAmt');
+  return null;
+}
+
+/** What a payment (null: none) applies to an invoice, in cents. */
+export function appliedTo(payment: Json | null, invoiceId: string): number {
+  return recordsIn(payment?.Line)
+    .filter((line) => recordsIn(line.LinkedTxn).some((link) => link.TxnType === 'Invoice' && String(link.TxnId) === invoiceId))
+    .reduce((sum, line) => sum + Math.round(Number(line.Amount) * 100), 0);
+}
+
 function duplicateNameProblem(company: Company, record: Json): Problem | null {
   const name = typeof record.DisplayName === 'string' ? record.DisplayName.trim().toLowerCase() : '';
   const taken = [...company.list('Customer'), ...company.list('Vendor'), ...company.list('Employee')].some(
@@ -192,6 +246,7 @@ export function validate(company: Company, entity: Entity, record: Json): Proble
     (entity === 'Customer' ? duplicateNameProblem(company, record) : null) ??
     (entity === 'Item' ? duplicateItemProblem(company, record) : null) ??
     referenceProblem(company, entity, record, '') ??
-    (entity === 'JournalEntry' ? journalProblem(record) : null)
+    (entity === 'JournalEntry' ? journalProblem(record) : null) ??
+    (entity === 'Payment' ? paymentProblem(company, record) : null)
   );
 }

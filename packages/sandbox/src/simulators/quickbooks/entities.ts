@@ -44,7 +44,12 @@ export interface QboEntity {
   all(books: SimulatorBooks, ctx: RenderContext): Promise<Json[]>;
   get(books: SimulatorBooks, id: string, ctx: RenderContext): Promise<Json | null>;
   /** How a POSTed record becomes a SANDBOX write body; name lists (customers, vendors, items) are made inactive, never deleted. */
-  written?: { body(from: Json, create: boolean): Body; deletable: boolean };
+  written?: {
+    body(from: Json, create: boolean): Body;
+    deletable: boolean;
+    /** How QBO's reference voids the entity, and the SANDBOX status a void sets. */
+    voids?: { how: 'operation=void' | 'include=void'; status: string };
+  };
 }
 
 /** An entity the simulator writes. */
@@ -103,9 +108,15 @@ export const ENTITIES: readonly QboEntity[] = [
   { ...collection('Bill', 'bill', txn.bill), written: { body: txn.billBody, deletable: true } },
   collection('VendorCredit', 'bill_credit_memo', txn.vendorCredit),
   collection('BillPayment', 'bill_payment', txn.billPayment),
-  collection('Invoice', 'invoice', txn.invoice),
+  {
+    ...collection('Invoice', 'invoice', txn.invoice),
+    written: { body: txn.invoiceBody, deletable: true, voids: { how: 'operation=void', status: 'Void' } },
+  },
   collection('CreditMemo', 'invoice_credit_memo', txn.creditMemo),
-  collection('Payment', 'invoice_payment', txn.payment),
+  {
+    ...collection('Payment', 'invoice_payment', txn.payment),
+    written: { body: txn.paymentBody, deletable: true, voids: { how: 'include=void', status: 'Voided' } },
+  },
   { ...collection('SalesReceipt', 'sales_receipt', txn.salesReceipt), written: { body: txn.salesReceiptBody, deletable: false } },
   collection('Deposit', 'bank_deposit', txn.deposit),
   collection('Transfer', 'bank_transfer', txn.transfer),

@@ -1,8 +1,8 @@
 /**
  * QUICKBOOKS simulated: SANDBOX's books served as the QuickBooks Online Accounting API (v3, JSON) under
  * /v3/company/{realmId}/ — query, ChangeDataCapture, reads by id, CompanyInfo, Preferences, the BalanceSheet,
- * ProfitAndLoss and CashFlow reports, invoice PDFs, attachment downloads, and writes of bills, journal entries, customers and
- * vendors. Shapes follow Intuit's API reference as recorded in test/fixtures/quickbooks.
+ * ProfitAndLoss and CashFlow reports, invoice PDFs, attachment downloads, and writes of bills, invoices (and their void),
+ * journal entries, sales receipts, items, customers and vendors. Shapes follow Intuit's API reference as recorded in test/fixtures/quickbooks.
  */
 import type { PlatformSimulator, SimulatorAnswer, SimulatorGrant, SimulatorRequest } from '../kit.ts';
 import { pathSegments } from '../lists.ts';

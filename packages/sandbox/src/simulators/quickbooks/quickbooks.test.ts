@@ -332,6 +332,104 @@ describe('QuickBooks Online simulator, written through the real connector', () =
     });
   });
 
+  it('creates, updates, voids and deletes an invoice of item lines through the connector; SANDBOX books each and the ledger ties out', async () => {
+    const invoices = quickbooksConnector.objects.invoice?.handler;
+    if (invoices?.create === undefined || invoices.update === undefined || invoices.delete === undefined) throw new Error('no invoice writes');
+    const item = (await books.all('item')).find((i) => i.Status === 'Active');
+    const customer = (await books.all('customer')).find((c) => c.Status === 'Active');
+    if (item === undefined || customer === undefined) throw new Error('no item or customer');
+    const qid = (id: string): string => String(Number(id.split('-')[1]));
+    const balance = async (id: string): Promise<number> => Math.abs(parseCents((await books.get('account', id))?.Balance ?? '0'));
+    const before = { ar: await balance(ROLES.AR), income: await balance(item.IncomeAccountId) };
+    const line = (quantity: number, unit: number) => ({
+      total_amount: quantity * unit,
+      account_id: `account:${qid(item.IncomeAccountId)}`,
+      item: { id: `item:${qid(item.Id)}`, quantity, unit_amount: unit },
+    });
+    const created = await invoices.create(writeContext(ctx, 'qbo-inv-1'), {
+      customer_id: `customer:${qid(customer.Id)}`,
+      issue_date: '2026-01-14T00:00:00.000Z',
+      due_date: '2026-02-13T00:00:00.000Z',
+      document_number: 'SIM-INV-1',
+      memo: 'Simulated invoice',
+      line_items: [line(3, 30)],
+    });
+    expect(created.raw).toMatchObject({ DocNumber: 'SIM-INV-1', TotalAmt: 90, Balance: 90, PrivateNote: 'Simulated invoice', DueDate: '2026-02-13' });
+    const booked = async () => books.get('invoice', sandboxId('invoice', created.platformId) ?? '');
+    expect(await booked()).toMatchObject({
+      Total: '90.00',
+      AmountDue: '90.00',
+      Status: 'Open',
+      Lines: [{ ItemId: item.Id, AccountId: item.IncomeAccountId }],
+    });
+    // Receivable up by the total, the item's income account by the line.
+    expect([await balance(ROLES.AR), await balance(item.IncomeAccountId)]).toEqual([before.ar + 9000, before.income + 9000]);
+
+    const updated = await invoices.update(writeContext(ctx, 'qbo-inv-1u'), created.platformId, { line_items: [line(4, 30)], memo: 'Four' });
+    expect(updated.raw).toMatchObject({ TotalAmt: 120, Balance: 120, PrivateNote: 'Four', DocNumber: 'SIM-INV-1' });
+    expect(await balance(ROLES.AR)).toBe(before.ar + 12000);
+
+    const voided = await invoices.update(writeContext(ctx, 'qbo-inv-1v'), created.platformId, { status: 'void' });
+    expect(voided.raw).toMatchObject({ TotalAmt: 0, Balance: 0 });
+    expect(mapped('invoice', voided.raw).status).toBe('void');
+    expect((await booked())?.Status).toBe('Void');
+    expect([await balance(ROLES.AR), await balance(item.IncomeAccountId)]).toEqual([before.ar, before.income]);
+
+    await invoices.delete(writeContext(ctx, 'qbo-inv-1d'), created.platformId);
+    expect(await booked()).toBeNull();
+    expect((await call('GET', `/v3/company/${realm()}/invoice/${created.platformId}`)).status).toBe(400);
+  });
+
+  it('takes a customer payment of an invoice through the connector into the bank, updates, voids and deletes it; the ledger ties out', async () => {
+    const invoices = quickbooksConnector.objects.invoice?.handler;
+    const payments = quickbooksConnector.objects.invoice_payment?.handler;
+    if (invoices?.create === undefined || invoices.delete === undefined) throw new Error('no invoice writes');
+    if (payments?.create === undefined || payments.update === undefined || payments.delete === undefined) throw new Error('no payment writes');
+    const item = (await books.all('item')).find((i) => i.Status === 'Active');
+    const customer = (await books.all('customer')).find((c) => c.Status === 'Active');
+    const bank = (await books.all('account')).find((a) => a.Type === 'Bank' && a.Status === 'Active');
+    if (item === undefined || customer === undefined || bank === undefined) throw new Error('no item, customer or bank');
+    const qid = (id: string): string => String(Number(id.split('-')[1]));
+    const balance = async (id: string): Promise<number> => parseCents((await books.get('account', id))?.Balance ?? '0');
+    const before = { ar: await balance(ROLES.AR), bank: await balance(bank.Id) };
+    const invoice = await invoices.create(writeContext(ctx, 'qbo-pay-inv'), {
+      customer_id: `customer:${qid(customer.Id)}`,
+      issue_date: '2026-01-15T00:00:00.000Z',
+      line_items: [{ total_amount: 100, item: { id: `item:${qid(item.Id)}`, quantity: 1, unit_amount: 100 } }],
+    });
+    const owed = async () => (await books.get('invoice', sandboxId('invoice', invoice.platformId) ?? ''))?.AmountDue;
+    const pay = (amount: number) => ({ linked_invoices: [{ id: `invoice:${invoice.platformId}`, allocated_amount: amount }] });
+    const created = await payments.create(writeContext(ctx, 'qbo-pay-1'), {
+      customer_id: `customer:${qid(customer.Id)}`,
+      account_id: `account:${qid(bank.Id)}`,
+      transaction_date: '2026-01-16T00:00:00.000Z',
+      reference: 'CHK 77',
+      ...pay(60),
+    });
+    expect(created.raw).toMatchObject({
+      TotalAmt: 60,
+      PaymentRefNum: 'CHK 77',
+      Line: [{ Amount: 60, LinkedTxn: [{ TxnId: invoice.platformId, TxnType: 'Invoice' }] }],
+    });
+    expect(await owed()).toBe('40.00');
+    expect([await balance(ROLES.AR), await balance(bank.Id)]).toEqual([before.ar + 4000, before.bank + 6000]);
+
+    const updated = await payments.update(writeContext(ctx, 'qbo-pay-1u'), created.platformId, pay(100));
+    expect(updated.raw).toMatchObject({ TotalAmt: 100 });
+    expect(await owed()).toBe('0.00');
+    expect([await balance(ROLES.AR), await balance(bank.Id)]).toEqual([before.ar, before.bank + 10000]);
+
+    const voided = await payments.update(writeContext(ctx, 'qbo-pay-1v'), created.platformId, { status: 'void' });
+    expect(mapped('invoice_payment', voided.raw).status).toBe('void');
+    expect(await owed()).toBe('100.00');
+    expect([await balance(ROLES.AR), await balance(bank.Id)]).toEqual([before.ar + 10000, before.bank]);
+
+    await payments.delete(writeContext(ctx, 'qbo-pay-1d'), created.platformId);
+    expect(await books.get('invoice_payment', sandboxId('invoice_payment', created.platformId) ?? '')).toBeNull();
+    await invoices.delete(writeContext(ctx, 'qbo-pay-invd'), invoice.platformId);
+    expect([await balance(ROLES.AR), await balance(bank.Id)]).toEqual([before.ar, before.bank]);
+  });
+
   it('creates an item through the connector, changes its price sparsely and archives it; SANDBOX refuses to delete it', async () => {
     const items = quickbooksConnector.objects.item?.handler;
     if (items?.create === undefined || items.update === undefined) throw new Error('no item writes');

@@ -153,19 +153,21 @@ export const billPayment = transaction<NativeBillPayment>(
   'Voided',
 );
 
+const INVOICE: FieldTable<NativeInvoice> = {
+  ...DOCUMENT,
+  ...customerRef,
+  'ARAccountRef.value': ['ARAccountId', account],
+  'SalesTermRef.value': ['TermId', refTo('payment_term')],
+  DueDate: 'DueDate',
+  Balance: ['AmountDue', money],
+  ...taxTotal,
+  ApplyTaxAfterDiscount: fixed(false),
+  PrintStatus: fixed('NotSet'),
+  EmailStatus: fixed('NotSet'),
+};
+
 export const invoice = transaction<NativeInvoice>(
-  {
-    ...DOCUMENT,
-    ...customerRef,
-    'ARAccountRef.value': ['ARAccountId', account],
-    'SalesTermRef.value': ['TermId', refTo('payment_term')],
-    DueDate: 'DueDate',
-    Balance: ['AmountDue', money],
-    ...taxTotal,
-    ApplyTaxAfterDiscount: fixed(false),
-    PrintStatus: fixed('NotSet'),
-    EmailStatus: fixed('NotSet'),
-  },
+  INVOICE,
   (r) => ({ DepartmentRef: departmentOf(r.Lines), LinkedTxn: linked(r.LinkedTxns), Line: salesLines(r.Lines) }),
   'Void',
 );
@@ -183,15 +185,17 @@ export const creditMemo = transaction<NativeCreditNote>(
   'Void',
 );
 
+const PAYMENT: FieldTable<NativePayment> = {
+  ...HEADER,
+  ...customerRef,
+  'DepositToAccountRef.value': ['DepositToAccountId', account],
+  PaymentRefNum: 'Reference',
+  TotalAmt: ['Amount', money],
+  ProcessPayment: fixed(false),
+};
+
 export const payment = transaction<NativePayment>(
-  {
-    ...HEADER,
-    ...customerRef,
-    'DepositToAccountRef.value': ['DepositToAccountId', account],
-    PaymentRefNum: 'Reference',
-    TotalAmt: ['Amount', money],
-    ProcessPayment: fixed(false),
-  },
+  PAYMENT,
   (r) => {
     const applied = r.LinkedTxns.reduce((sum, l) => sum + parseCents(l.Amount), 0);
     return { UnappliedAmt: Math.max(0, parseCents(r.Amount) - applied) / 100, Line: allocationLines(r.LinkedTxns) };
@@ -353,20 +357,46 @@ export function journalEntryBody(from: Json, create: boolean): Body {
   return out;
 }
 
-/** A sales receipt's write body: its item lines (QBO's sub-total line is computed, not written) at their price or amount. */
+/** Written sales lines (QBO's sub-total line is computed, not written) at their price, or their amount for one unit. */
+function salesLinesBody(lines: unknown): Body[] {
+  return recordsIn(lines)
+    .filter((line) => isRecord(line.SalesItemLineDetail))
+    .map((line) => {
+      const detail = isRecord(line.SalesItemLineDetail) ? line.SalesItemLineDetail : {};
+      return compact({
+        ...readFields(SALES_LINE, line),
+        Qty: typeof detail.Qty === 'number' ? detail.Qty : 1,
+        UnitPrice: decimalText(detail.UnitPrice ?? line.Amount),
+      });
+    });
+}
+
+/** A sales receipt's write body: its item lines. */
 export function salesReceiptBody(from: Json, create: boolean): Body {
   const out = txnBody(SALES_RECEIPT, from, create);
+  if (Array.isArray(from.Line)) out.Lines = salesLinesBody(from.Line);
+  return out;
+}
+
+/** An invoice's write body: its header (QBO's ARAccountRef, SalesTermRef, DueDate) and item lines. */
+export function invoiceBody(from: Json, create: boolean): Body {
+  const out = txnBody(INVOICE, from, create);
+  if (Array.isArray(from.Line)) out.Lines = salesLinesBody(from.Line);
+  return out;
+}
+
+/**
+ * A customer payment's write body: its header and, per line, the invoice it pays and how much (SANDBOX's Invoices).
+ * Its amount is what the lines apply: SANDBOX keeps no unapplied rest, so TotalAmt is not passed on.
+ */
+export function paymentBody(from: Json, create: boolean): Body {
+  const { Amount: _total, ...out } = txnBody(PAYMENT, from, create);
   if (Array.isArray(from.Line)) {
-    out.Lines = recordsIn(from.Line)
-      .filter((line) => isRecord(line.SalesItemLineDetail))
-      .map((line) => {
-        const detail = isRecord(line.SalesItemLineDetail) ? line.SalesItemLineDetail : {};
-        return compact({
-          ...readFields(SALES_LINE, line),
-          Qty: typeof detail.Qty === 'number' ? detail.Qty : 1,
-          UnitPrice: decimalText(detail.UnitPrice ?? line.Amount),
-        });
-      });
+    out.Invoices = recordsIn(from.Line).flatMap((line) =>
+      recordsIn(line.LinkedTxn)
+        .filter((link) => link.TxnType === 'Invoice')
+        .map((link) => compact({ InvoiceId: refTo('invoice').in?.(link.TxnId), Amount: decimalText(line.Amount) })),
+    );
   }
   return out;
 }

@@ -1,6 +1,7 @@
 /**
  * POST /v3/company/{realmId}/{entity}: a create (no Id), an update (Id and SyncToken; sparse or full, both applied as
- * a patch of the fields sent) or, with ?operation=delete, a delete. Each becomes one SANDBOX write under the request's
+ * a patch of the fields sent), with ?operation=delete a delete, or a void (Invoice's ?operation=void, Payment's
+ * ?operation=update&include=void). Each becomes one SANDBOX write under the request's
  * `requestid` as idempotency key, so a repeated request id applies once and answers the record again; the answer is
  * the record as a read renders it now.
  */
@@ -29,11 +30,14 @@ export async function write(
   const idempotencyKey = query.get('requestid');
   const id = typeof body.Id === 'string' || typeof body.Id === 'number' ? String(body.Id) : undefined;
   const operation = query.get('operation');
-  if (operation !== null && operation !== 'delete' && operation !== 'update') return unsupported(`POST operation=${operation}`, entity.name);
+  if (operation !== null && operation !== 'delete' && operation !== 'update' && operation !== 'void')
+    return unsupported(`POST operation=${operation}`, entity.name);
   if (operation === 'delete' && !entity.written.deletable) return unsupported('delete', entity.name);
+  const voids = operation === 'void' ? 'operation=void' : query.get('include') === 'void' ? 'include=void' : null;
+  if (voids !== null && entity.written.voids?.how !== voids) return unsupported(voids, entity.name);
   try {
     if (id === undefined) {
-      if (operation === 'delete') return required('Id', 'Id is required to delete');
+      if (operation === 'delete' || voids !== null) return required('Id', `Id is required to ${voids === null ? 'delete' : 'void'}`);
       const result = await books.write({ type: entity.type, op: 'create', id: null, body: entity.written.body(body, true), idempotencyKey });
       return await rendered(books, entity, itemId(result.body), ctx);
     }
@@ -46,7 +50,9 @@ export async function write(
       await books.write({ type: entity.type, op: 'delete', id: target, body: {}, idempotencyKey });
       return answer(entity.name, { domain: 'QBO', status: 'Deleted', Id: id });
     }
-    await books.write({ type: entity.type, op: 'update', id: target, body: entity.written.body(body, false), idempotencyKey });
+    // QBO's void is SANDBOX's void status: amounts and lines are zeroed as it renders a void record.
+    const change = voids === null || entity.written.voids === undefined ? entity.written.body(body, false) : { Status: entity.written.voids.status };
+    await books.write({ type: entity.type, op: 'update', id: target, body: change, idempotencyKey });
     return await rendered(books, entity, target, ctx);
   } catch (error) {
     if (error instanceof NativeError) return refusal(error);
