@@ -19,6 +19,16 @@ import { DOCUMENTS, type ShopifyAnswers } from './generated/types.ts';
 import { PAGE_COSTS } from './queries.ts';
 
 export const SHOPIFY = 'SHOPIFY';
+
+/** The documents that write: the write jobs, not the HTTP layer, decide whether they are sent again. */
+const MUTATIONS: ReadonlySet<string> = new Set([
+  'ProductSet',
+  'ProductUpdate',
+  'ProductDelete',
+  'VariantsCreate',
+  'VariantsUpdate',
+  'VariantsDelete',
+]);
 /** The Admin API version every call names; Shopify supports each stable version for at least twelve months. */
 export const SHOPIFY_API_VERSION = '2026-10';
 export const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
@@ -66,9 +76,9 @@ export async function shopifyGraphql<K extends Sent>(
     url: graphqlUrl(shop),
     headers: { 'x-shopify-access-token': tokens.accessToken, 'content-type': 'application/json' },
     body: { query: DOCUMENTS[answer], variables },
-    // Queries change nothing: retrying them is safe. (This connector sends no mutation but bulkOperationRunQuery,
-    // which starts a read; Shopify refuses a second one while the first runs, and the runner keeps its id.)
-    idempotent: true,
+    // Queries change nothing: retrying them is safe. bulkOperationRunQuery starts a read (Shopify refuses a second one
+    // while the first runs). The writes' mutations are not idempotent: a lost answer is looked up, never resent here.
+    idempotent: !MUTATIONS.has(answer),
     operation,
     cost: PAGE_COSTS[answer],
     signal: ctx.signal,
