@@ -9,7 +9,9 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
+  astFromValue,
   buildClientSchema,
+  getNamedType,
   isEnumType,
   isInputObjectType,
   isInterfaceType,
@@ -17,10 +19,12 @@ import {
   isScalarType,
   OperationTypeNode,
   parse,
+  print,
   TypeInfo,
   visit,
   visitWithTypeInfo,
   type GraphQLField,
+  type GraphQLInputObjectType,
   type GraphQLNamedType,
   type IntrospectionQuery,
 } from 'graphql';
@@ -93,6 +97,26 @@ for (const [name, text] of Object.entries(queries)) {
   );
 }
 
+// The mutations' input types are kept whole, with every input, enum and scalar they reach: variables are checked against them.
+const inputs = [...types].filter((name) => isInputObjectType(published.getType(name)));
+for (let name = inputs.pop(); name !== undefined; name = inputs.pop()) {
+  const type = published.getType(name);
+  if (!isInputObjectType(type)) continue;
+  for (const field of Object.values(type.getFields())) {
+    const named = getNamedType(field.type);
+    if (isInputObjectType(named) && !types.has(named.name)) inputs.push(named.name);
+    use(named);
+  }
+}
+
+/** An input type's fields with their defaults, without descriptions. */
+function printInputFields(type: GraphQLInputObjectType): string[] {
+  return Object.values(type.getFields()).map((field) => {
+    const fallback = field.defaultValue === undefined ? null : (astFromValue(field.defaultValue, field.type) ?? null);
+    return `  ${field.name}: ${String(field.type)}${fallback === null ? '' : ` = ${print(fallback)}`}`;
+  });
+}
+
 // An interface kept has the fields its kept implementations select that it declares; each implementation has them all.
 for (const name of types) {
   const type = published.getType(name);
@@ -130,7 +154,7 @@ for (const name of [...types].sort()) {
   if (type === undefined || BUILT_IN.has(name)) continue;
   if (isScalarType(type)) out.push(`scalar ${name}`);
   else if (isEnumType(type)) out.push(`enum ${name} {`, ...type.getValues().map((value) => `  ${value.name}`), '}');
-  else if (isInputObjectType(type)) throw new Error(`input type ${name}: not expected in the connector's queries`);
+  else if (isInputObjectType(type)) out.push(`input ${name}${type.isOneOf ? ' @oneOf' : ''} {`, ...printInputFields(type), '}');
   else if (isObjectType(type)) {
     const interfaces = type.getInterfaces().filter((i) => types.has(i.name));
     out.push(`type ${name}${interfaces.length === 0 ? '' : ` implements ${interfaces.map((i) => i.name).join(' & ')}`} {`, ...printFields(type), '}');

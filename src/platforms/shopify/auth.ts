@@ -14,8 +14,9 @@ import { oauth2 } from '../oauth2.ts';
 import { PlatformError } from '../errors.ts';
 import { SHOP_DOMAIN, shopOf, shopUrl } from './client.ts';
 
-/** Access scopes asked for when the organisation's app names none: read access to what the connector syncs. */
-export const SHOPIFY_DEFAULT_SCOPES = 'read_orders,read_products,read_customers,read_shopify_payments_payouts,read_shopify_payments_disputes';
+/** Access scopes asked for when the organisation's app names none: read access to what the connector syncs, and write_products for the product writes. */
+export const SHOPIFY_DEFAULT_SCOPES =
+  'read_orders,read_products,write_products,read_customers,read_shopify_payments_payouts,read_shopify_payments_disputes';
 /** Callback parameters Shopify signs; the hmac covers every parameter but itself. */
 export const SHOPIFY_CALLBACK_PARAMS = ['shop', 'hmac', 'host', 'timestamp', 'state'] as const;
 

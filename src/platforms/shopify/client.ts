@@ -19,6 +19,13 @@ import { DOCUMENTS, type ShopifyAnswers } from './generated/types.ts';
 import { PAGE_COSTS } from './queries.ts';
 
 export const SHOPIFY = 'SHOPIFY';
+
+/**
+ * Whether a document may be sent again by the HTTP layer after a failed attempt: queries, and bulkOperationRunQuery
+ * (it starts a read; Shopify refuses a second while the first runs, and the runner adopts it). A write's mutation is
+ * not: the write jobs look a lost one up (findCreated) before sending anything again.
+ */
+const mayResend = (answer: Sent): boolean => answer === 'BulkRun' || !DOCUMENTS[answer].trimStart().startsWith('mutation');
 /** The Admin API version every call names; Shopify supports each stable version for at least twelve months. */
 export const SHOPIFY_API_VERSION = '2026-10';
 export const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
@@ -66,9 +73,7 @@ export async function shopifyGraphql<K extends Sent>(
     url: graphqlUrl(shop),
     headers: { 'x-shopify-access-token': tokens.accessToken, 'content-type': 'application/json' },
     body: { query: DOCUMENTS[answer], variables },
-    // Queries change nothing: retrying them is safe. (This connector sends no mutation but bulkOperationRunQuery,
-    // which starts a read; Shopify refuses a second one while the first runs, and the runner keeps its id.)
-    idempotent: true,
+    idempotent: mayResend(answer),
     operation,
     cost: PAGE_COSTS[answer],
     signal: ctx.signal,

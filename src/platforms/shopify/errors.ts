@@ -102,3 +102,49 @@ export function classifyShopifyStatus(error: PlatformError, response: PlatformRe
     return new PlatformError({ kind: 'forbidden', httpStatus: 423, message: `The shop is locked: ${error.platformMessage}`, headers: error.headers });
   return error;
 }
+
+/** One of a mutation's userErrors (UserError, or a coded one such as ProductSetUserError). */
+export interface ShopifyUserError {
+  field?: readonly string[] | null;
+  message?: string;
+  code?: string | null;
+}
+
+/** userErrors codes that are not the input's fault: the record is gone, or another one holds the value. */
+const USER_ERROR_KINDS: Readonly<Record<string, PlatformErrorKind>> = {
+  NOT_FOUND: 'not_found',
+  PRODUCT_DOES_NOT_EXIST: 'not_found',
+  PRODUCT_VARIANT_DOES_NOT_EXIST: 'not_found',
+  AT_LEAST_ONE_VARIANT_DOES_NOT_BELONG_TO_THE_PRODUCT: 'not_found',
+  VARIANT_ALREADY_EXISTS: 'duplicate',
+  TAKEN: 'duplicate',
+  HANDLE_NOT_UNIQUE: 'duplicate',
+  DUPLICATED_VALUE: 'duplicate',
+};
+
+/** Uncoded UserErrors (productUpdate, productDelete) say a record is missing only in their message. */
+const MISSING = /does not exist|not found|could not be found/i;
+
+/**
+ * The PlatformError a mutation's userErrors stand for, or null when it has none. Shopify answers a refused mutation
+ * 200 with data and userErrors (shopify.dev/docs/api/admin-graphql#userErrors): nothing was written. A missing record
+ * is not_found, a value another record holds duplicate (409), anything else the input's fault (bad_request), each
+ * with the field Shopify names.
+ */
+export function userErrorsError(userErrors: readonly ShopifyUserError[] | null | undefined, operation: string): PlatformError | null {
+  if (userErrors === null || userErrors === undefined || userErrors.length === 0) return null;
+  const described = userErrors.map((error) => {
+    const field = error.field === null || error.field === undefined || error.field.length === 0 ? '' : `${error.field.join('.')}: `;
+    return `${field}${error.message ?? 'refused'}`;
+  });
+  const coded = userErrors.map((error) => USER_ERROR_KINDS[error.code ?? ''] ?? null).find((kind) => kind !== null);
+  const kind: PlatformErrorKind = coded ?? (userErrors.some((error) => MISSING.test(error.message ?? '')) ? 'not_found' : 'bad_request');
+  return new PlatformError({
+    kind,
+    httpStatus: 200,
+    code: userErrors.find((error) => typeof error.code === 'string')?.code ?? null,
+    message: `${operation}: ${described.join('; ')}`.slice(0, 1000),
+    rawExcerpt: JSON.stringify(userErrors).slice(0, 2000),
+    requestSent: true,
+  });
+}

@@ -1,11 +1,12 @@
 /**
- * SHOPIFY: Shopify's Admin GraphQL API, version 2026-10 (SHOPIFY_API_VERSION), read only.
+ * SHOPIFY: Shopify's Admin GraphQL API, version 2026-10 (SHOPIFY_API_VERSION).
  *
  * - Auth (auth.ts): OAuth on the shop's own domain, asked for before consent (store_url = {shop}.myshopify.com; the
  *   link's store_name prefill gives it), the callback's hmac and shop checked, offline tokens (no refresh).
  * - Reads (objects.ts, read.ts, bulk.ts): orders, products, customers, order transactions, Shopify Payments payouts
  *   and disputes, the shop. Full reads of orders, products and customers go through a bulk operation; incremental
  *   ones page with `updated_at:>=` and find deletions in the shop's events.
+ * - Writes (products.ts): products and their variants, through mutations that carry the write's key to be found again.
  * - Limits: Shopify's cost bucket per shop, as extensions.cost reports it (errors.ts settles it and sorts THROTTLED).
  * - Webhooks (webhooks.ts): X-Shopify-Hmac-Sha256 verified; topics to changes by shop domain; app/uninstalled revokes.
  */
@@ -53,15 +54,16 @@ export const shopifyConnector: Connector = {
   },
   documentation: {
     testedAgainst:
-      `A stand-in (test/standins/shopify/) that validates every query against Shopify's published Admin GraphQL schema for API ${SHOPIFY_API_VERSION} ` +
-      "(@shopify/dev-mcp's introspection result) and executes it with graphql-js against that schema, with OAuth, cost throttling, bulk operations and signed webhooks as Shopify documents them.",
+      `A stand-in (test/standins/shopify/) that validates every query and mutation against Shopify's published Admin GraphQL schema for API ${SHOPIFY_API_VERSION} ` +
+      "(@shopify/dev-mcp's introspection result) and executes it with graphql-js against that schema (a mutation's variables checked against its input types, refusals answered as userErrors), with OAuth, cost throttling, bulk operations and signed webhooks as Shopify documents them.",
     settings: [
       { variable: 'SHOPIFY_API_URL', description: 'Routes every shop through this host as {url}/{shop} (a proxy, or the tests’ stand-in).' },
     ],
     notes: [
       `Admin GraphQL API version ${SHOPIFY_API_VERSION}, pinned; the shop domain ({shop}.myshopify.com) is asked before the consent page, or taken from the link's store_name prefill.`,
       'Register the app with the redirect URL {public url}/link/oauth/callback; set its client secret as the OAuth app webhook_key (Shopify signs webhooks with it) and subscribe the webhooks to /platform-webhooks/SHOPIFY/{organization id}/{environment}.',
-      'Scopes asked for by default: read_orders, read_products, read_customers, read_shopify_payments_payouts, read_shopify_payments_disputes (read_all_orders for orders older than 60 days).',
+      'Scopes asked for by default: read_orders, read_products, write_products, read_customers, read_shopify_payments_payouts, read_shopify_payments_disputes (read_all_orders for orders older than 60 days).',
+      "Product writes (Admin API mutations productSet, productUpdate, productDelete, productVariantsBulkCreate/Update/Delete): Shopify's mutations take no idempotency key, so a created product carries the tag ledgerport-write-<job id> (left out of the served tags) and a created variant the metafield ledgerport.write_key; a create whose answer was lost is found by it and never sent twice. Stock (inventory_quantity) is refused: Shopify keeps it per location.",
       'Cost bucket: 2,000 points restoring 100 a second (Standard plan; shopify.dev/docs/api/usage/limits); THROTTLED answers wait for the bucket as extensions.cost.throttleStatus says.',
       'Full syncs of orders, products, customers and order transactions use bulk operations (one per object, one after another); an order read by a bulk operation has its fulfillments and refunds without their line items (Shopify forbids connections inside lists there), filled in by the next incremental read of that order.',
       "A bulk export's result link (a 7-day bearer URL to the shop's data) is kept sealed while its results are read and dropped with the last page (docs/upgrading.md, migration 0037).",

@@ -13,6 +13,7 @@ import type { ConnectorContext, PlatformRecord } from '../connector.ts';
 import type { Mapped } from '../objects.ts';
 import { currency as currencyCode, decimal, lower, sumAmounts, text } from '../readers.ts';
 import type { Customers, Disputes, NodeOf, Orders, Payouts, PayoutTransactions, Products, Shop, TransactionsBulk } from './contract.ts';
+import { isWriteKeyTag } from './products.ts';
 import type { Connection } from './read.ts';
 
 export { text } from '../readers.ts';
@@ -175,7 +176,8 @@ export function mapProduct(recordIn: PlatformRecord, ctx: ConnectorContext, base
     status: PRODUCT_STATUS[text(raw.status) ?? ''] ?? 'unknown',
     product_url: text(raw.onlineStoreUrl),
     images: featured === null ? [] : [{ src: featured }],
-    tags: raw.tags ?? [],
+    // The tag a create leaves to be found by after an interrupted attempt (products.ts) is not the merchant's.
+    tags: (raw.tags ?? []).filter((tag) => !isWriteKeyTag(tag)),
     variants: (raw.variants?.nodes ?? []).map((variant) => {
       const item = variant.inventoryItem;
       const tracked = item?.tracked === true;

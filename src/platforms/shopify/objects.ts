@@ -2,8 +2,8 @@
  * How each unified object is read from Shopify: the paged query (incremental reads, and full reads of the small
  * objects), the bulk export for full reads of orders, products and customers, and the mapping.
  */
-import type { ConnectorContext, PlatformRecord } from '../connector.ts';
-import { defineObject, type ObjectTable } from '../objects.ts';
+import type { ConnectorContext, NestedHandler, PlatformRecord } from '../connector.ts';
+import { defineObject, type ObjectEntry, type ObjectTable } from '../objects.ts';
 import { perJob } from '../per-job.ts';
 import { baseCurrency, knownBase, text } from '../readers.ts';
 import { shopifyBulkRead } from './bulk.ts';
@@ -21,6 +21,7 @@ import {
   type TransactionsOrder,
 } from './mapping.ts';
 import { PAGE_SIZES, VARIANT_MEDIA_CHILDREN } from './queries.ts';
+import { completeProducts, createProduct, deleteProduct, findCreatedProduct, shopifyVariants, updateProduct } from './products.ts';
 import { completeNested, endCursor, idRecords, readPaged } from './read.ts';
 import { mapSegment } from './segments.ts';
 
@@ -76,6 +77,12 @@ function paymentsRecords(nodes: readonly ShopifyPayout[], data: { shopifyPayment
   return idRecords(nodes).map((record) => ({ ...record, raw: { ...record.raw, _account: account } }));
 }
 
+/** An entry whose records keep others with endpoints of their own (a product's variants: src/writes/nested.ts). */
+const withNested = (entry: ObjectEntry, nested: Readonly<Record<string, NestedHandler>>): ObjectEntry => ({
+  ...entry,
+  handler: { ...entry.handler, nested },
+});
+
 const businessDate = (field: string) => (record: PlatformRecord) => text(record.raw[field]);
 
 export const SHOPIFY_OBJECTS: ObjectTable = {
@@ -109,30 +116,38 @@ export const SHOPIFY_OBJECTS: ObjectTable = {
     baseCurrency: { of: SHOPIFY_BASE, fields: ['currencyCode'] },
     businessDate: businessDate('createdAt'),
   }),
-  product: defineObject<'product'>({
-    capabilities: { ...READ_ONLY, incremental: 'cursor', deletions: 'reported', unmappedFields: ['variants.fulfillment_service'] },
-    read: (ctx, request) =>
-      readPaged(ctx, request, {
-        answer: 'Products',
-        operation: 'list products',
-        first: PAGE_SIZES.product,
-        connection: (data) => data.products,
-        deletions: 'PRODUCT',
-        incremental: true,
-        complete: (ctx, nodes) =>
-          completeNested(ctx, nodes, {
-            answer: 'ProductVariants',
-            operation: 'list more product variants',
-            first: (product) => product.variants,
-            more: (data) => data.product?.variants,
-            whole: (product, variants) => ({ ...product, variants }),
-          }),
-      }),
-    bulk: shopifyBulkRead('ProductsBulk', { ProductVariant: 'variants', ...VARIANT_MEDIA_CHILDREN }, 'products', idRecords),
-    map: (record, ctx) => mapProduct(record, ctx, base(ctx)),
-    baseCurrency: { of: SHOPIFY_BASE, fields: ['currencyCode'] },
-    businessDate: businessDate('createdAt'),
-  }),
+  product: withNested(
+    defineObject<'product'>({
+      capabilities: {
+        ...READ_ONLY,
+        create: true,
+        update: true,
+        delete: true,
+        incremental: 'cursor',
+        deletions: 'reported',
+        unmappedFields: ['variants.fulfillment_service'],
+      },
+      read: (ctx, request) =>
+        readPaged(ctx, request, {
+          answer: 'Products',
+          operation: 'list products',
+          first: PAGE_SIZES.product,
+          connection: (data) => data.products,
+          deletions: 'PRODUCT',
+          incremental: true,
+          complete: completeProducts,
+        }),
+      bulk: shopifyBulkRead('ProductsBulk', { ProductVariant: 'variants', ...VARIANT_MEDIA_CHILDREN }, 'products', idRecords),
+      map: (record, ctx) => mapProduct(record, ctx, base(ctx)),
+      baseCurrency: { of: SHOPIFY_BASE, fields: ['currencyCode'] },
+      businessDate: businessDate('createdAt'),
+      create: createProduct,
+      update: updateProduct,
+      delete: deleteProduct,
+      findCreated: (ctx) => findCreatedProduct(ctx),
+    }),
+    { variants: shopifyVariants },
+  ),
   commerce_customer: defineObject<'commerce_customer'>({
     capabilities: { ...READ_ONLY, incremental: 'cursor', deletions: 'reported', unmappedFields: ['orders'] },
     read: (ctx, request) =>

@@ -21,6 +21,8 @@ export const PAGE_SIZES = {
   moreItems: 100,
   // A variant's image is a media connection: 100 variants a page would cost 903 points, nearly the 1,000 a query may cost.
   moreVariants: 50,
+  // Shopify's most variants a product may have (2,048 since 2024-10) is more than a query may list; the first 250 are checked.
+  keyedVariants: 250,
 } as const;
 
 const money = 'shopMoney { amount currencyCode }';
@@ -73,9 +75,12 @@ export const PRODUCT_VARIANTS_QUERY = `query ProductVariants($id: ID!, $after: S
   product(id: $id) { variants(first: ${PAGE_SIZES.moreVariants}, after: $after) { nodes { ${VARIANT} } pageInfo { hasNextPage endCursor } } }
 }`;
 
+/** A product as the reads take it: the first page of its variants, the rest read by PRODUCT_VARIANTS_QUERY. */
+const PRODUCT_NODE = `${PRODUCT_SCALARS} variants(first: ${PAGE_SIZES.variants}) { nodes { ${VARIANT} } pageInfo { hasNextPage endCursor } }`;
+
 export const PRODUCTS_QUERY = `query Products($first: Int!, $after: String, $query: String) {
   products(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
-    nodes { ${PRODUCT_SCALARS} variants(first: ${PAGE_SIZES.variants}) { nodes { ${VARIANT} } pageInfo { hasNextPage endCursor } } } pageInfo { hasNextPage endCursor } }
+    nodes { ${PRODUCT_NODE} } pageInfo { hasNextPage endCursor } }
 }`;
 
 /** The rest of an order's line items, past the first page the orders query gave. */
@@ -145,6 +150,52 @@ export const BULK_RUN_MUTATION = `mutation BulkRun($query: String!) {
   bulkOperationRunQuery(query: $query, groupObjects: true) { bulkOperation { id status } userErrors { field message code } }
 }`;
 
+/**
+ * Product writes (Admin API 2026-10). None of these mutations takes Shopify's @idempotent directive (only inventory,
+ * location and refund mutations do), so a created product carries the write's key as a tag (WRITE_KEY_TAG) and a
+ * created variant as a metafield (WRITE_KEY_METAFIELD): an interrupted create is looked up by it before sending again.
+ */
+const USER_ERRORS = 'userErrors { field message }';
+const CODED_USER_ERRORS = 'userErrors { field message code }';
+
+/** A product with its variants and options in one call: Shopify's way to create a product with more than one variant. */
+export const PRODUCT_SET_MUTATION = `mutation ProductSet($input: ProductSetInput!) {
+  productSet(input: $input, synchronous: true) { product { ${PRODUCT_NODE} } ${CODED_USER_ERRORS} }
+}`;
+
+export const PRODUCT_UPDATE_MUTATION = `mutation ProductUpdate($product: ProductUpdateInput!) {
+  productUpdate(product: $product) { product { ${PRODUCT_NODE} } ${USER_ERRORS} }
+}`;
+
+export const PRODUCT_DELETE_MUTATION = `mutation ProductDelete($input: ProductDeleteInput!) {
+  productDelete(input: $input) { deletedProductId ${USER_ERRORS} }
+}`;
+
+/** One product as the reads take it (a variant write that an earlier attempt already made answers it). */
+export const PRODUCT_QUERY = `query Product($id: ID!) { product(id: $id) { ${PRODUCT_NODE} } }`;
+
+/** The product a create tagged with its write key (search field `tag`), if an earlier attempt made it. */
+export const PRODUCT_BY_TAG_QUERY = `query ProductByTag($query: String!) {
+  products(first: 1, query: $query) { nodes { ${PRODUCT_NODE} } }
+}`;
+
+/** What a variant write needs of its product first: its options, and which variant carries which write key. */
+export const PRODUCT_OPTIONS_QUERY = `query ProductOptions($id: ID!, $namespace: String!, $key: String!) {
+  product(id: $id) { id options { name } variants(first: ${PAGE_SIZES.keyedVariants}) { nodes { id metafield(namespace: $namespace, key: $key) { value } } } }
+}`;
+
+export const VARIANTS_CREATE_MUTATION = `mutation VariantsCreate($productId: ID!, $variants: [ProductVariantsBulkInput!]!) {
+  productVariantsBulkCreate(productId: $productId, variants: $variants) { product { ${PRODUCT_NODE} } productVariants { id } ${CODED_USER_ERRORS} }
+}`;
+
+export const VARIANTS_UPDATE_MUTATION = `mutation VariantsUpdate($productId: ID!, $variants: [ProductVariantsBulkInput!]!) {
+  productVariantsBulkUpdate(productId: $productId, variants: $variants) { product { ${PRODUCT_NODE} } ${CODED_USER_ERRORS} }
+}`;
+
+export const VARIANTS_DELETE_MUTATION = `mutation VariantsDelete($productId: ID!, $variantsIds: [ID!]!) {
+  productVariantsBulkDelete(productId: $productId, variantsIds: $variantsIds) { product { ${PRODUCT_NODE} } ${CODED_USER_ERRORS} }
+}`;
+
 /** The app's latest bulk query operations on the shop, newest first (to find one our own lost answer started). */
 export const BULK_RUNNING_QUERY = `query BulkRunning {
   bulkOperations(first: 5, query: "operation_type:query", sortKey: CREATED_AT, reverse: true) { nodes { id status query } }
@@ -174,4 +225,13 @@ export const PAGE_COSTS = {
   BulkRun: 10,
   BulkRunning: 7,
   BulkPoll: 1,
+  ProductSet: 10,
+  ProductUpdate: 10,
+  ProductDelete: 10,
+  ProductByTag: 188,
+  Product: 186,
+  ProductOptions: 504,
+  VariantsCreate: 10,
+  VariantsUpdate: 10,
+  VariantsDelete: 10,
 } as const;

@@ -454,6 +454,16 @@ describe('SHOPIFY declarations', () => {
       [queries.BULK_POLL_QUERY, 0, queries.PAGE_COSTS.BulkPoll],
       [queries.BULK_RUNNING_QUERY, 0, queries.PAGE_COSTS.BulkRunning],
       [queries.BULK_RUN_MUTATION, 0, queries.PAGE_COSTS.BulkRun],
+      [queries.PRODUCT_QUERY, 0, queries.PAGE_COSTS.Product],
+      [queries.PRODUCT_BY_TAG_QUERY, 0, queries.PAGE_COSTS.ProductByTag],
+      [queries.PRODUCT_OPTIONS_QUERY, 0, queries.PAGE_COSTS.ProductOptions],
+      // A mutation costs 10 points, whatever it selects (Shopify's rule).
+      [queries.PRODUCT_SET_MUTATION, 0, queries.PAGE_COSTS.ProductSet],
+      [queries.PRODUCT_UPDATE_MUTATION, 0, queries.PAGE_COSTS.ProductUpdate],
+      [queries.PRODUCT_DELETE_MUTATION, 0, queries.PAGE_COSTS.ProductDelete],
+      [queries.VARIANTS_CREATE_MUTATION, 0, queries.PAGE_COSTS.VariantsCreate],
+      [queries.VARIANTS_UPDATE_MUTATION, 0, queries.PAGE_COSTS.VariantsUpdate],
+      [queries.VARIANTS_DELETE_MUTATION, 0, queries.PAGE_COSTS.VariantsDelete],
     ];
     for (const [query, first, declared] of cases) {
       const operation = parse(query).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);

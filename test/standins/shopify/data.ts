@@ -48,6 +48,21 @@ export function makeCustomer(n: number, clock: Clock) {
   };
 }
 
+export interface StandInMetafield {
+  namespace: string;
+  key: string;
+  type: string;
+  value: string;
+}
+
+/** A record's metafields, and `metafield(namespace:, key:)` over them (a field with arguments is a function here). */
+export function metafieldsOf(list: StandInMetafield[]) {
+  return {
+    metafields: list,
+    metafield: (args: { namespace?: unknown; key?: unknown }) => list.find((m) => m.namespace === args.namespace && m.key === args.key) ?? null,
+  };
+}
+
 export function makeProduct(n: number, clock: Clock) {
   const at = clock.tick();
   const id = gid('Product', 8000 + n);
@@ -62,12 +77,13 @@ export function makeProduct(n: number, clock: Clock) {
     tags: n % 2 === 0 ? ['new'] : [],
     createdAt: at,
     updatedAt: at,
-    featuredMedia: null,
+    featuredMedia: null as { preview: { image: { url: string } } } | null,
+    options: [{ name: 'Size' }],
     variants: sizes.map((size, i) => ({
       id: gid('ProductVariant', 9000 + n * 10 + i),
       title: size,
       sku: `SKU-${n}-${size}`,
-      barcode: null,
+      barcode: null as string | null,
       price: cents(1000 + ((n * 137 + i * 250) % 9000)),
       inventoryQuantity: 10 + ((n + i) % 20),
       createdAt: at,
@@ -87,6 +103,7 @@ export function makeProduct(n: number, clock: Clock) {
             ]
           : [],
       productId: id,
+      ...metafieldsOf([]),
     })),
   };
 }

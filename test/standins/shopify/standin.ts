@@ -15,6 +15,8 @@
  * - bulk operations (bulkOperationRunQuery, bulkOperation(id:)): the query is validated, run over the whole shop
  *   when the operation completes, and its result is JSONL at `url` (nested connections as child lines carrying
  *   __parentId, after their parent), served with Range support like the storage Shopify links to;
+ * - product and variant writes (products.ts): the mutations' variables checked against the published input types by
+ *   graphql-js (ones that do not fit are counted in `invalidQueries`), refusals answered as userErrors;
  * - injected failures (HTTP 429, 5xx, THROTTLED), signed webhooks, and revoked tokens (401 afterwards).
  *
  * No vitest here: tests and the bench both use it.
@@ -26,6 +28,7 @@ import {
   execute,
   getNamedType,
   GraphQLError,
+  Kind,
   OperationTypeNode,
   parse,
   type GraphQLFieldResolver,
@@ -41,6 +44,7 @@ import {
   makeLineItem,
   makeOrder,
   makeShopData,
+  metafieldsOf,
   orderMoney,
   paymentsAccount,
   type StandInEvent,
@@ -56,6 +60,7 @@ import { GraphQLContract } from '../kit/graphql.ts';
 import { OAuthServer, randomToken } from '../kit/oauth.ts';
 import { seededRandom } from '../kit/random.ts';
 import { readBody, send, serve, type Answer, type ContentTypes } from '../kit/server.ts';
+import { catalogueMutations } from './products.ts';
 import { shopifySchema } from './schema.ts';
 
 export const STANDIN_API_VERSION = '2026-10';
@@ -102,6 +107,8 @@ function newShop(domain: string, numericId: number, options: { orders: number; s
     inject: new Array<Injected>(),
     /** The next bulkOperationRunQuery mutations run, but their answers are lost (HTTP 503 instead), this many. */
     lostBulkAnswers: 0,
+    /** The next other mutations (product writes) run, but their answers are lost (HTTP 503 instead), this many. */
+    lostWriteAnswers: 0,
     /** Downloads of the shop's bulk results answer 503 while this is above 0 (the storage is down), each one less. */
     failedResultDownloads: 0,
   };
@@ -128,7 +135,7 @@ function shopifyOAuth(): OAuthServer<string> {
     mint: { access: () => randomToken('shpat_', 12, 'hex'), refresh: () => '', code: () => randomToken('', 12, 'hex') },
     answer: ({ accessToken }) => ({
       access_token: accessToken,
-      scope: 'read_orders,read_products,read_customers,read_shopify_payments_payouts,read_shopify_payments_disputes',
+      scope: 'read_orders,read_products,write_products,read_customers,read_shopify_payments_payouts,read_shopify_payments_disputes',
     }),
     errors: { invalidClient: REFUSED, invalidGrant: REFUSED, unsupportedGrant: () => REFUSED },
   });
@@ -179,7 +186,13 @@ function searchFields(info: GraphQLResolveInfo): Set<string> {
 
 /** A record's values under the terms' search fields, for the simulator's search (written once, there). */
 const searchable = (record: unknown, terms: readonly SearchTerm[]): Record<string, string | undefined> =>
-  Object.fromEntries(terms.map(({ field }) => [field, textAt(record, recordField(field))]));
+  Object.fromEntries(terms.map((term) => [term.field, term.field === 'tag' ? tagAt(record, term.value) : textAt(record, recordField(term.field))]));
+
+/** `tag:x` matches a record one of whose tags is x: the tag itself, or '' (no match) when it has none such. */
+function tagAt(record: unknown, wanted: string): string {
+  const tags = isObject(record) && Array.isArray(record.tags) ? record.tags : [];
+  return tags.find((tag): tag is string => typeof tag === 'string' && tag.toLowerCase() === wanted.toLowerCase()) ?? '';
+}
 
 /**
  * The resolver of every field. The shop's data are plain objects with arrays where Shopify has connections and lists
@@ -326,6 +339,14 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
 
   function mutationRoot(shop: StandInShop): Record<string, unknown> {
     return {
+      ...catalogueMutations({
+        products: shop.products,
+        clock: shop.clock,
+        removeProduct: (id) => {
+          remove(shop.domain, 'products', 'PRODUCT', id);
+        },
+        nextId: () => 700_000_000 + ++sequence,
+      }),
       bulkOperationRunQuery: (args: Args) => {
         const inner = typeof args.query === 'string' ? args.query : '';
         const checked = contract.check(inner);
@@ -391,9 +412,13 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
     const rootValue = mutation ? mutationRoot(shop) : rootOf(shop);
     const result = execute({ schema, document, rootValue, contextValue: { bulk: false }, variableValues: variables, fieldResolver });
     if (result instanceof Promise) throw new Error('the stand-in resolves synchronously');
-    if (mutation && shop.lostBulkAnswers > 0) {
-      // The mutation ran (its operation started) but its answer never arrives: what a client sees after a timeout.
-      shop.lostBulkAnswers -= 1;
+    // Variables that do not fit the published input types stop execution (no data): the connector's mistake, counted.
+    if (result.data === undefined && result.errors !== undefined) contract.flag(query, result.errors.map((e) => e.message).join('; '));
+    const bulkRun = operation.selectionSet.selections.some((s) => s.kind === Kind.FIELD && s.name.value === 'bulkOperationRunQuery');
+    const lost: 'lostBulkAnswers' | 'lostWriteAnswers' = bulkRun ? 'lostBulkAnswers' : 'lostWriteAnswers';
+    if (mutation && shop[lost] > 0) {
+      // The mutation ran (its operation started, its record was written) but its answer never arrives: a timeout's view.
+      shop[lost] -= 1;
       return INJECTED_ANSWERS.http503;
     }
     const actual = chargedCost(requested, operation, result.data ?? null);
@@ -564,6 +589,7 @@ export async function startShopifyStandIn(options: { pollsBeforeReady?: number }
           id: gid('ProductVariant', 900_000_000 + index * 1000 + n),
           title: `Extra ${n}`,
           sku: `${first.sku}-X${n}`,
+          ...metafieldsOf([]),
           createdAt: at,
           updatedAt: at,
         });

@@ -64,6 +64,10 @@ export async function simulatorBooks(platform: SandboxPlatform, accountKey: stri
       const path = `/simulated/${request.type}/${request.id ?? ''}`;
       return platform.write(state, request, path);
     },
+    async writeVariant(request) {
+      const state = await current();
+      return platform.writeVariant(state, request, `/simulated/product/${request.productId}/variants/${request.variantId ?? ''}`);
+    },
   };
   return books;
 }

@@ -11,7 +11,7 @@
  */
 import type { UnifiedObjectType } from '../../../../src/model/object-types.ts';
 import type { NativeOf, NativeRecord } from '../native.ts';
-import type { WriteRequest, WriteResult } from '../platform.ts';
+import type { VariantWriteRequest, WriteRequest, WriteResult } from '../platform.ts';
 
 /**
  * An object as a simulator renders it in the platform's contract type `T` (Stripe's SDK types, Xero's generated ones):
@@ -61,6 +61,8 @@ export interface SimulatorBooks {
   deleted(type: UnifiedObjectType): Promise<DeletedRecord[]>;
   /** A SANDBOX create, update or delete, applied once per idempotency key; a refusal is thrown as a NativeError. */
   write(request: WriteRequest): Promise<WriteResult>;
+  /** A product's variant created, changed or deleted (SANDBOX's /Products/<id>/Variants), once per idempotency key. */
+  writeVariant(request: VariantWriteRequest): Promise<WriteResult>;
 }
 
 /** What an API call's bearer token grants: one account, seen as the platform's tenant. */

@@ -307,6 +307,82 @@ export type PayoutTransactions = {
   } | null;
 };
 
+/** What PRODUCT_QUERY answers. */
+export type Product = {
+  product?: {
+    id?: string;
+    title?: string;
+    description?: string;
+    productType?: string;
+    status?: string;
+    onlineStoreUrl?: string | null;
+    tags?: string[];
+    createdAt?: string;
+    updatedAt?: string;
+    featuredMedia?: { preview?: { image?: { url?: string } | null } | null } | null;
+    variants?: {
+      nodes?: {
+        id?: string;
+        title?: string;
+        sku?: string | null;
+        barcode?: string | null;
+        price?: string;
+        inventoryQuantity?: number | null;
+        createdAt?: string;
+        updatedAt?: string;
+        selectedOptions?: { name?: string; value?: string }[];
+        inventoryItem?: { requiresShipping?: boolean; tracked?: boolean; unitCost?: { amount?: string; currencyCode?: string } | null };
+        media?: { nodes?: { id?: string; preview?: { image?: { url?: string } | null } | null }[] };
+      }[];
+      pageInfo?: { hasNextPage?: boolean; endCursor?: string | null };
+    };
+  } | null;
+};
+
+/** What PRODUCT_BY_TAG_QUERY answers. */
+export type ProductByTag = {
+  products?: {
+    nodes?: {
+      id?: string;
+      title?: string;
+      description?: string;
+      productType?: string;
+      status?: string;
+      onlineStoreUrl?: string | null;
+      tags?: string[];
+      createdAt?: string;
+      updatedAt?: string;
+      featuredMedia?: { preview?: { image?: { url?: string } | null } | null } | null;
+      variants?: {
+        nodes?: {
+          id?: string;
+          title?: string;
+          sku?: string | null;
+          barcode?: string | null;
+          price?: string;
+          inventoryQuantity?: number | null;
+          createdAt?: string;
+          updatedAt?: string;
+          selectedOptions?: { name?: string; value?: string }[];
+          inventoryItem?: { requiresShipping?: boolean; tracked?: boolean; unitCost?: { amount?: string; currencyCode?: string } | null };
+          media?: { nodes?: { id?: string; preview?: { image?: { url?: string } | null } | null }[] };
+        }[];
+        pageInfo?: { hasNextPage?: boolean; endCursor?: string | null };
+      };
+    }[];
+  };
+};
+
+/** What PRODUCT_DELETE_MUTATION answers. */
+export type ProductDelete = {
+  productDelete?: { deletedProductId?: string | null; userErrors?: { field?: string[] | null; message?: string }[] } | null;
+};
+
+/** What PRODUCT_OPTIONS_QUERY answers. */
+export type ProductOptions = {
+  product?: { id?: string; options?: { name?: string }[]; variants?: { nodes?: { id?: string; metafield?: { value?: string } | null }[] } } | null;
+};
+
 /** What PRODUCTS_QUERY answers. */
 export type Products = {
   products?: {
@@ -371,6 +447,76 @@ export type ProductsBulk = {
   };
 };
 
+/** What PRODUCT_SET_MUTATION answers. */
+export type ProductSet = {
+  productSet?: {
+    product?: {
+      id?: string;
+      title?: string;
+      description?: string;
+      productType?: string;
+      status?: string;
+      onlineStoreUrl?: string | null;
+      tags?: string[];
+      createdAt?: string;
+      updatedAt?: string;
+      featuredMedia?: { preview?: { image?: { url?: string } | null } | null } | null;
+      variants?: {
+        nodes?: {
+          id?: string;
+          title?: string;
+          sku?: string | null;
+          barcode?: string | null;
+          price?: string;
+          inventoryQuantity?: number | null;
+          createdAt?: string;
+          updatedAt?: string;
+          selectedOptions?: { name?: string; value?: string }[];
+          inventoryItem?: { requiresShipping?: boolean; tracked?: boolean; unitCost?: { amount?: string; currencyCode?: string } | null };
+          media?: { nodes?: { id?: string; preview?: { image?: { url?: string } | null } | null }[] };
+        }[];
+        pageInfo?: { hasNextPage?: boolean; endCursor?: string | null };
+      };
+    } | null;
+    userErrors?: { field?: string[] | null; message?: string; code?: string | null }[];
+  } | null;
+};
+
+/** What PRODUCT_UPDATE_MUTATION answers. */
+export type ProductUpdate = {
+  productUpdate?: {
+    product?: {
+      id?: string;
+      title?: string;
+      description?: string;
+      productType?: string;
+      status?: string;
+      onlineStoreUrl?: string | null;
+      tags?: string[];
+      createdAt?: string;
+      updatedAt?: string;
+      featuredMedia?: { preview?: { image?: { url?: string } | null } | null } | null;
+      variants?: {
+        nodes?: {
+          id?: string;
+          title?: string;
+          sku?: string | null;
+          barcode?: string | null;
+          price?: string;
+          inventoryQuantity?: number | null;
+          createdAt?: string;
+          updatedAt?: string;
+          selectedOptions?: { name?: string; value?: string }[];
+          inventoryItem?: { requiresShipping?: boolean; tracked?: boolean; unitCost?: { amount?: string; currencyCode?: string } | null };
+          media?: { nodes?: { id?: string; preview?: { image?: { url?: string } | null } | null }[] };
+        }[];
+        pageInfo?: { hasNextPage?: boolean; endCursor?: string | null };
+      };
+    } | null;
+    userErrors?: { field?: string[] | null; message?: string }[];
+  } | null;
+};
+
 /** What PRODUCT_VARIANTS_QUERY answers. */
 export type ProductVariants = {
   product?: {
@@ -433,6 +579,112 @@ export type TransactionsBulk = {
   }[];
 };
 
+/** What VARIANTS_CREATE_MUTATION answers. */
+export type VariantsCreate = {
+  productVariantsBulkCreate?: {
+    product?: {
+      id?: string;
+      title?: string;
+      description?: string;
+      productType?: string;
+      status?: string;
+      onlineStoreUrl?: string | null;
+      tags?: string[];
+      createdAt?: string;
+      updatedAt?: string;
+      featuredMedia?: { preview?: { image?: { url?: string } | null } | null } | null;
+      variants?: {
+        nodes?: {
+          id?: string;
+          title?: string;
+          sku?: string | null;
+          barcode?: string | null;
+          price?: string;
+          inventoryQuantity?: number | null;
+          createdAt?: string;
+          updatedAt?: string;
+          selectedOptions?: { name?: string; value?: string }[];
+          inventoryItem?: { requiresShipping?: boolean; tracked?: boolean; unitCost?: { amount?: string; currencyCode?: string } | null };
+          media?: { nodes?: { id?: string; preview?: { image?: { url?: string } | null } | null }[] };
+        }[];
+        pageInfo?: { hasNextPage?: boolean; endCursor?: string | null };
+      };
+    } | null;
+    productVariants?: { id?: string }[] | null;
+    userErrors?: { field?: string[] | null; message?: string; code?: string | null }[];
+  } | null;
+};
+
+/** What VARIANTS_DELETE_MUTATION answers. */
+export type VariantsDelete = {
+  productVariantsBulkDelete?: {
+    product?: {
+      id?: string;
+      title?: string;
+      description?: string;
+      productType?: string;
+      status?: string;
+      onlineStoreUrl?: string | null;
+      tags?: string[];
+      createdAt?: string;
+      updatedAt?: string;
+      featuredMedia?: { preview?: { image?: { url?: string } | null } | null } | null;
+      variants?: {
+        nodes?: {
+          id?: string;
+          title?: string;
+          sku?: string | null;
+          barcode?: string | null;
+          price?: string;
+          inventoryQuantity?: number | null;
+          createdAt?: string;
+          updatedAt?: string;
+          selectedOptions?: { name?: string; value?: string }[];
+          inventoryItem?: { requiresShipping?: boolean; tracked?: boolean; unitCost?: { amount?: string; currencyCode?: string } | null };
+          media?: { nodes?: { id?: string; preview?: { image?: { url?: string } | null } | null }[] };
+        }[];
+        pageInfo?: { hasNextPage?: boolean; endCursor?: string | null };
+      };
+    } | null;
+    userErrors?: { field?: string[] | null; message?: string; code?: string | null }[];
+  } | null;
+};
+
+/** What VARIANTS_UPDATE_MUTATION answers. */
+export type VariantsUpdate = {
+  productVariantsBulkUpdate?: {
+    product?: {
+      id?: string;
+      title?: string;
+      description?: string;
+      productType?: string;
+      status?: string;
+      onlineStoreUrl?: string | null;
+      tags?: string[];
+      createdAt?: string;
+      updatedAt?: string;
+      featuredMedia?: { preview?: { image?: { url?: string } | null } | null } | null;
+      variants?: {
+        nodes?: {
+          id?: string;
+          title?: string;
+          sku?: string | null;
+          barcode?: string | null;
+          price?: string;
+          inventoryQuantity?: number | null;
+          createdAt?: string;
+          updatedAt?: string;
+          selectedOptions?: { name?: string; value?: string }[];
+          inventoryItem?: { requiresShipping?: boolean; tracked?: boolean; unitCost?: { amount?: string; currencyCode?: string } | null };
+          media?: { nodes?: { id?: string; preview?: { image?: { url?: string } | null } | null }[] };
+        }[];
+        pageInfo?: { hasNextPage?: boolean; endCursor?: string | null };
+      };
+    } | null;
+    userErrors?: { field?: string[] | null; message?: string; code?: string | null }[];
+  } | null;
+};
+
 /** Each document's answer type, by name (the entries of schemas.json). */
 export interface ShopifyAnswers {
   BulkPoll: BulkPoll;
@@ -448,12 +700,21 @@ export interface ShopifyAnswers {
   OrderTransactions: OrderTransactions;
   Payouts: Payouts;
   PayoutTransactions: PayoutTransactions;
+  Product: Product;
+  ProductByTag: ProductByTag;
+  ProductDelete: ProductDelete;
+  ProductOptions: ProductOptions;
   Products: Products;
   ProductsBulk: ProductsBulk;
+  ProductSet: ProductSet;
+  ProductUpdate: ProductUpdate;
   ProductVariants: ProductVariants;
   Segments: Segments;
   Shop: Shop;
   TransactionsBulk: TransactionsBulk;
+  VariantsCreate: VariantsCreate;
+  VariantsDelete: VariantsDelete;
+  VariantsUpdate: VariantsUpdate;
 }
 
 /** Each document, by the name of its answer's type. */
@@ -471,10 +732,19 @@ export const DOCUMENTS = {
   OrderTransactions: queries.TRANSACTIONS_QUERY,
   Payouts: queries.PAYOUTS_QUERY,
   PayoutTransactions: queries.PAYOUT_TRANSACTIONS_QUERY,
+  Product: queries.PRODUCT_QUERY,
+  ProductByTag: queries.PRODUCT_BY_TAG_QUERY,
+  ProductDelete: queries.PRODUCT_DELETE_MUTATION,
+  ProductOptions: queries.PRODUCT_OPTIONS_QUERY,
   Products: queries.PRODUCTS_QUERY,
   ProductsBulk: queries.PRODUCTS_BULK_QUERY,
+  ProductSet: queries.PRODUCT_SET_MUTATION,
+  ProductUpdate: queries.PRODUCT_UPDATE_MUTATION,
   ProductVariants: queries.PRODUCT_VARIANTS_QUERY,
   Segments: queries.SEGMENTS_QUERY,
   Shop: queries.SHOP_QUERY,
   TransactionsBulk: queries.TRANSACTIONS_BULK_QUERY,
+  VariantsCreate: queries.VARIANTS_CREATE_MUTATION,
+  VariantsDelete: queries.VARIANTS_DELETE_MUTATION,
+  VariantsUpdate: queries.VARIANTS_UPDATE_MUTATION,
 } as const;

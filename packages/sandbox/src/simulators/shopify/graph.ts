@@ -8,9 +8,9 @@ import { buildSchema, GraphQLError, parse, validate, type DocumentNode, type Gra
 import type { NativeOf, NativeOrder } from '../../native.ts';
 import type { SimulatorBooks } from '../kit.ts';
 import { relayPage } from './relay.ts';
-import { gid, numberOf, shopNumber } from './ids.ts';
+import { gid, numberOf, productGid, shopNumber } from './ids.ts';
 import { balanceTransactionView, customerView, orderView, payoutView, productView, segmentView, shopView } from './render.ts';
-import { matchesSearch, parseSearch } from './search.ts';
+import { matchesSearch, parseSearch, type SearchTerm } from './search.ts';
 
 let schema: GraphQLSchema | null = null;
 
@@ -35,7 +35,15 @@ interface Paged {
   /** Rendered only for the records on the page asked for. */
   view: () => View;
   search: Readonly<Record<string, string | undefined>>;
+  /** What `tag:x` matches: one of these is x. */
+  tags?: readonly string[];
   sortAt: string;
+}
+
+/** Whether the item has every tag the search's `tag:` terms name (the other terms are matchesSearch's). */
+function hasTags(item: Paged, terms: readonly SearchTerm[]): boolean {
+  const tags = (item.tags ?? []).map((tag) => tag.toLowerCase());
+  return terms.every((term) => term.field !== 'tag' || tags.includes(term.value.toLowerCase()));
 }
 
 /** A connection as Shopify pages it (sorted by the time given, oldest first); a bulk operation takes every node. */
@@ -44,7 +52,7 @@ function connection(items: readonly Paged[], args: Record<string, unknown>, bulk
   if (first === null && !bulk) throw new GraphQLError('you must provide one of first or last');
   if (first !== null && (first < 1 || first > 250)) throw new GraphQLError('first must be between 1 and 250');
   const terms = parseSearch(args.query);
-  const matching = items.filter((item) => matchesSearch(item.search, terms)).sort((a, b) => a.sortAt.localeCompare(b.sortAt));
+  const matching = items.filter((item) => hasTags(item, terms) && matchesSearch(item.search, terms)).sort((a, b) => a.sortAt.localeCompare(b.sortAt));
   const page = relayPage(matching, first, args.after);
   const edges = page.edges.map(({ cursor, node }) => ({ cursor, node: node.view() }));
   return { nodes: edges.map((edge) => edge.node), edges, pageInfo: page.pageInfo };
@@ -95,10 +103,10 @@ export function queryRoot(books: SimulatorBooks, shop: { domain: string }, bulk:
       return found === undefined ? null : (await orderViews())(found);
     },
     product: async (args: Record<string, unknown>) => {
-      const found = (await books.all('product')).find((p) => gid('Product', numberOf(p.Id)) === args.id);
+      const found = (await books.all('product')).find((p) => productGid(p.Id) === args.id);
       return found === undefined ? null : productView(found);
     },
-    products: listOf('product', (p) => byChange(p, () => productView(p))),
+    products: listOf('product', (p) => ({ ...byChange(p, () => productView(p)), tags: p.Tags })),
     customers: listOf('commerce_customer', (s) => byChange(s, () => customerView(s, null) ?? {})),
     // SANDBOX's customer groups are the shop's segments, paged in id order (the connector's sortKey: ID).
     segments: listOf('customer_group', (g) => ({ view: () => segmentView(g), search: {}, sortAt: String(numberOf(g.Id)).padStart(12, '0') })),
@@ -110,7 +118,7 @@ export function queryRoot(books: SimulatorBooks, shop: { domain: string }, bulk:
             __typename: 'BasicEvent',
             id: gid('BasicEvent', `${numberOf(deleted.id)}${Date.parse(deleted.deletedAt)}`),
             action: 'destroy',
-            subjectId: gid(kind, numberOf(deleted.id)),
+            subjectId: kind === 'Product' ? productGid(deleted.id) : gid(kind, numberOf(deleted.id)),
             subjectType: subject,
             createdAt: deleted.deletedAt,
           });

@@ -13,6 +13,16 @@ export function numberOf(sandboxId: string): number {
   return digits === undefined ? 0 : Number(digits);
 }
 
+/** Records written through the API (PROD-…, VAR-…) number from here, past the generated ones they would share numbers with. */
+const WRITTEN = 900_000_000_000;
+
+/** A product's GID: a generated one's is its item's number, a written one's (PROD-…) its own past WRITTEN. */
+export const productGid = (productId: string): string =>
+  gid('Product', productId.startsWith('PROD-') ? WRITTEN + numberOf(productId) : numberOf(productId));
+
+/** A written variant's number (VAR-…): past WRITTEN, as a written product's. */
+export const writtenVariantNumber = (variantId: string): number => WRITTEN + numberOf(variantId);
+
 /** The number of a part of a record: the record's number times 1,000 plus the part's (1-based). */
 export const partNumber = (recordId: string, part: number): number => numberOf(recordId) * 1_000 + part;
 

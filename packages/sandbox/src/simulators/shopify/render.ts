@@ -10,9 +10,10 @@ import type {
   NativePayout,
   NativeProduct,
   NativeShopper,
+  NativeVariant,
   NativeStore,
 } from '../../native.ts';
-import { gid, numberOf, partNumber } from './ids.ts';
+import { gid, numberOf, partNumber, productGid, writtenVariantNumber } from './ids.ts';
 
 type View = Record<string, unknown>;
 
@@ -95,7 +96,7 @@ export function orderView(order: NativeOrder, shopper: NativeShopper | null, tra
     quantity: line.Qty,
     originalUnitPriceSet: bag(line.Price, c),
     variant: { id: gid('ProductVariant', partNumber(line.ProductId, 1)) },
-    product: { id: gid('Product', numberOf(line.ProductId)) },
+    product: { id: productGid(line.ProductId) },
   }));
   // A fulfillment's or refund's line, by its SANDBOX id (the first line when none has it).
   const lineOf = (lineId: string): View => {
@@ -143,23 +144,35 @@ export function orderView(order: NativeOrder, shopper: NativeShopper | null, tra
   };
 }
 
+/** A variant's GID: a generated one's (`<product>-V<n>`) by its place, a written one's (VAR-…) by its own number. */
+export function variantGid(product: NativeProduct, variant: NativeVariant): string {
+  const place = /-V(\d+)$/.exec(variant.Id)?.[1];
+  return gid('ProductVariant', place === undefined ? writtenVariantNumber(variant.Id) : partNumber(product.Id, Number(place)));
+}
+
+/** A variant's options as Shopify's selectedOptions: its own, or its title as the value of one `Title` option. */
+const selectedOptions = (v: NativeVariant): { name: string; value: string }[] =>
+  v.Options?.map((o) => ({ name: o.Name, value: o.Value })) ?? [{ name: 'Title', value: v.Title }];
+
 export function productView(product: NativeProduct): View {
-  const variants = product.Variants.map((v, index) => ({
-    id: gid('ProductVariant', partNumber(product.Id, index + 1)),
+  const variants = product.Variants.map((v) => ({
+    id: variantGid(product, v),
     title: v.Title,
     sku: v.Sku,
-    barcode: null,
+    barcode: v.Barcode ?? null,
     price: v.Price,
     inventoryQuantity: v.InventoryQty,
     createdAt: product.CreatedAt,
     updatedAt: product.UpdatedAt,
-    selectedOptions: [{ name: 'Title', value: v.Title }],
+    selectedOptions: selectedOptions(v),
+    // SANDBOX keeps no metafields: its own idempotency keys make a variant create happen once (catalogue.ts).
+    metafield: null,
     inventoryItem: { requiresShipping: true, tracked: true, unitCost: money(v.UnitCost, product.CurrencyCode) },
     // SANDBOX's products have no pictures (ProductVariant.media; its deprecated `image` is not selected).
     media: listConnection([]),
   }));
   return {
-    id: gid('Product', numberOf(product.Id)),
+    id: productGid(product.Id),
     title: product.Name,
     description: product.Description,
     productType: 'Physical goods',
@@ -168,7 +181,8 @@ export function productView(product: NativeProduct): View {
     tags: product.Tags,
     createdAt: product.CreatedAt,
     updatedAt: product.UpdatedAt,
-    featuredMedia: null,
+    featuredMedia: product.Images?.[0] === undefined ? null : { preview: { image: { url: product.Images[0] } } },
+    options: (product.Variants[0] === undefined ? [] : selectedOptions(product.Variants[0])).map((o) => ({ name: o.name })),
     variants: listConnection(variants),
   };
 }

@@ -4,13 +4,14 @@
  * user_good → user-good.myshopify.com), the callback signed with the app's secret as Shopify signs it, an offline
  * token in X-Shopify-Access-Token, queries validated and executed against the published schema's part the connector
  * uses (graph.ts), cost reported in `extensions.cost`, and bulk operations whose JSONL result is a signed link
- * (bulk.ts). Simulators send no webhooks.
+ * (bulk.ts), and the product writes taken into SANDBOX's catalogue (catalogue.ts). Simulators send no webhooks.
  */
 import { createHmac } from 'node:crypto';
 import { execute, getOperationAST, Kind, type DocumentNode, type FragmentDefinitionNode } from 'graphql';
 import type { PlatformSimulator, SimulatorAnswer, SimulatorGrant, SimulatorRequest } from '../kit.ts';
 import { isRecord } from '../wire.ts';
 import { bulkOperationId, bulkOperationRef, bulkResult } from './bulk.ts';
+import { catalogueMutations } from './catalogue.ts';
 import { chargedCost, requestedCost, STANDARD_BUCKET } from './cost.ts';
 import { checkedQuery, queryRoot, simulatorSchema } from './graph.ts';
 import { shopDomainOf, shopNumber } from './ids.ts';
@@ -44,6 +45,7 @@ async function graphql(request: SimulatorRequest, grant: SimulatorGrant): Promis
   const variables = isRecord(body.variables) ? body.variables : {};
   const rootValue = queryRoot(grant.books, { domain }, false);
   const mutations = {
+    ...catalogueMutations(grant.books),
     bulkOperationRunQuery: (args: { query: string }) => {
       const invalid = checkedQuery(args.query);
       if (Array.isArray(invalid))
