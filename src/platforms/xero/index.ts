@@ -3,7 +3,7 @@
  * chosen in the link flow when the user authorises several). Reads are paged
  * and incremental where Xero's lists take If-Modified-Since; the small
  * reference lists are read whole each time, which is how their deletions are
- * found. Bills, journal entries and customers can be written.
+ * found. Bills, journal entries, customers and vendors can be written.
  */
 import { UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
 import type { Connector, ObjectCapabilities, ObjectHandler } from '../connector.ts';
@@ -15,7 +15,7 @@ import { deepLink } from './mapping/common.ts';
 import { UNFILLED } from './mapping/unfilled.ts';
 import { READERS, type XeroReads } from './objects.ts';
 import { readOrganisation } from './read.ts';
-import { billWriter, customerWriter, journalWriter } from './writes.ts';
+import { billWriter, customerWriter, journalWriter, vendorWriter } from './writes.ts';
 import { xeroWebhooks } from './webhooks.ts';
 
 type Writer = Pick<ObjectHandler, 'create' | 'update' | 'delete' | 'findCreated'>;
@@ -23,7 +23,12 @@ type Writer = Pick<ObjectHandler, 'create' | 'update' | 'delete' | 'findCreated'
 /** The unified fields each object leaves null. */
 const UNMAPPED: Partial<Record<UnifiedObjectType, object>> = UNFILLED;
 
-const WRITERS: Partial<Record<UnifiedObjectType, Writer>> = { bill: billWriter, journal_entry: journalWriter, customer: customerWriter };
+const WRITERS: Partial<Record<UnifiedObjectType, Writer>> = {
+  bill: billWriter,
+  journal_entry: journalWriter,
+  customer: customerWriter,
+  vendor: vendorWriter,
+};
 
 const DOCUMENT_EXTRAS = [
   'AmountPaid',
@@ -192,6 +197,7 @@ export const xeroConnector: Connector = {
       "Attachments are listed per document (one call each), so a sync lists the files of the documents changed since the last attachment read (If-Modified-Since) only, and of every document once a day: Xero does not document whether adding a file changes a document's UpdatedDateUTC, so a file added to an unchanged document is found within a day. A file removed in Xero is swept at a full listing.",
       "Tracking categories are classes and their options are classes under them; a line's class_id is its first tracking option.",
       'Voided and deleted manual journals are reported deleted (a journal entry has no status); voided invoices, bills and credit notes keep status void; deleted ones are reported deleted.',
+      "Vendors are written as Contacts, as customers are (create and update; Xero archives contacts rather than deleting them, so DELETE answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM). A vendor's website is refused: Xero's API keeps a contact's Website read-only. A new vendor is listed as a customer too until Xero flags it a supplier at its first bill.",
       'Deleting a bill deletes a draft or a bill awaiting approval; an approved bill is voided with PATCH status void.',
       'Balance sheets are the current month and the eleven before, from the BalanceSheet report; income statements the same months from the ProfitAndLoss report (accrual basis; net_operating_income is null, the report has no such line).',
       "Cash flow statements are not available: Xero's Accounting API has no cash flow report (GET /accounting/cash_flow_statements answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, and synced_cash_flows_count is null).",

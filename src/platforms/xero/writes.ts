@@ -1,6 +1,6 @@
 /**
  * Writes to Xero: bills (Invoices of Type ACCPAY), journal entries (ManualJournals)
- * and customers (Contacts). Creates are PUTs, updates POSTs to the record, every
+ * and customers and vendors (Contacts). Creates are PUTs, updates POSTs to the record, every
  * one with the write's Idempotency-Key: Xero answers a repeated key with the
  * first result, so finding what an interrupted create made is sending it again.
  */
@@ -164,13 +164,15 @@ const ADDRESS_TYPES: Readonly<Record<string, string>> = {
   delivery: 'STREET',
 };
 
-function contactBody(input: Input): Body {
+/** A customer's or vendor's body as a Xero Contact: `nameField` (customer_name or vendor_name) is its Name. */
+function contactBody(input: Input, nameField: 'customer_name' | 'vendor_name'): Body {
   refuse(input, ['parent_id', 'payment_terms_id', 'subsidiary_id', 'subsidiaries', 'registration_number'], 'Xero contacts have no such field');
+  refuse(input, ['website'], "a Xero contact's Website is read-only in Xero's API");
   const body: Body = {};
-  if (has(input, 'customer_name')) {
-    if (typeof input.customer_name !== 'string' || input.customer_name.trim() === '')
-      throw invalid('customer_name', "is required: it is the Xero contact's name");
-    body.Name = input.customer_name;
+  if (has(input, nameField)) {
+    const name = input[nameField];
+    if (typeof name !== 'string' || name.trim() === '') throw invalid(nameField, "is required: it is the Xero contact's name");
+    body.Name = name;
   }
   if (has(input, 'contact_name')) {
     const [first = '', ...rest] = textOf(input.contact_name).trim().split(/\s+/);
@@ -203,16 +205,28 @@ function contactBody(input: Input): Body {
 }
 
 const contactRecord = (contact: XeroContact): PlatformRecord => platformRecord(contact.ContactID, contact, undefined);
-const DUPLICATES = { duplicateProperty: 'customer_name' };
 
-export const customerWriter: Writer = {
-  async create(ctx, input) {
-    const body = contactBody(input);
-    return contactRecord(await send(ctx, { method: 'PUT', path: '/Contacts', operation: 'create customer', errors: DUPLICATES }, 'Contacts', body));
-  },
-  findCreated: (ctx, input) => customerWriter.create(ctx, input),
-  async update(ctx, platformId, patch) {
-    const path = `/Contacts/${encodeURIComponent(platformId)}`;
-    return contactRecord(await send(ctx, { method: 'POST', path, operation: 'update customer', errors: DUPLICATES }, 'Contacts', contactBody(patch)));
-  },
-};
+/**
+ * Customers and vendors are both Xero Contacts. A vendor is created with IsSupplier true: Xero's API ignores the flag
+ * (it sets it at the contact's first bill, and the connector lists a contact without flags as both), while the XERO
+ * simulator reads it to book the contact as a SANDBOX vendor rather than a customer.
+ */
+function contactWriter(role: 'customer' | 'vendor'): Writer {
+  const nameField = role === 'customer' ? 'customer_name' : 'vendor_name';
+  const errors = { duplicateProperty: nameField };
+  const writer: Writer = {
+    async create(ctx, input) {
+      const body = { ...contactBody(input, nameField), ...(role === 'vendor' ? { IsSupplier: true } : {}) };
+      return contactRecord(await send(ctx, { method: 'PUT', path: '/Contacts', operation: `create ${role}`, errors }, 'Contacts', body));
+    },
+    findCreated: (ctx, input) => writer.create(ctx, input),
+    async update(ctx, platformId, patch) {
+      const path = `/Contacts/${encodeURIComponent(platformId)}`;
+      return contactRecord(await send(ctx, { method: 'POST', path, operation: `update ${role}`, errors }, 'Contacts', contactBody(patch, nameField)));
+    },
+  };
+  return writer;
+}
+
+export const customerWriter = contactWriter('customer');
+export const vendorWriter = contactWriter('vendor');

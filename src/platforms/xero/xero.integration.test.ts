@@ -873,6 +873,64 @@ describe('Xero sync', () => {
       expect(errorBody(duplicate)).toMatchObject({ error_code: 'DUPLICATE_VALUE_CONFLICT', error_metadata: { duplicate_property: 'customer_name' } });
     });
 
+    it('creates and updates a vendor as a Xero contact; a website (read-only in Xero) is refused, a name in use is a duplicate', async () => {
+      const writesToXero = () => standin.requests.filter((q) => q.method !== 'GET').length;
+      const response = await send('POST', '/accounting/vendors', {
+        vendor: { vendor_name: 'Ledgerport Supplies', contact_name: 'Grace Hopper', email: 'ap@supplies.example', currency_code: 'NZD' },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      const vendor = json(response).vendor as Json;
+      expect(vendor).toMatchObject({
+        vendor_name: 'Ledgerport Supplies',
+        display_name: 'Ledgerport Supplies',
+        contact_name: 'Grace Hopper',
+        email: 'ap@supplies.example',
+        currency_codes: ['NZD'],
+        status: 'active',
+      });
+      expect(books().get('Contacts', String(vendor.platform_id))).toMatchObject({
+        Name: 'Ledgerport Supplies',
+        FirstName: 'Grace',
+        LastName: 'Hopper',
+        EmailAddress: 'ap@supplies.example',
+        DefaultCurrency: 'NZD',
+        ContactStatus: 'ACTIVE',
+      });
+      const put = standin.requests.filter((q) => q.method === 'PUT' && q.path === '/api.xro/2.0/Contacts').at(-1);
+      expect(put?.idempotencyKey).toBe(jobIdOf(response));
+
+      const updated = await send('PATCH', `/accounting/vendors/${String(vendor.id)}`, {
+        vendor: { email: 'bills@supplies.example', status: 'archived' },
+      });
+      expect(updated.statusCode, updated.body).toBe(200);
+      expect(json(updated).vendor).toMatchObject({
+        id: vendor.id,
+        email: 'bills@supplies.example',
+        vendor_name: 'Ledgerport Supplies',
+        status: 'archived',
+      });
+      expect(books().get('Contacts', String(vendor.platform_id))).toMatchObject({
+        EmailAddress: 'bills@supplies.example',
+        ContactStatus: 'ARCHIVED',
+      });
+
+      const before = writesToXero();
+      for (const [method, path, body] of [
+        ['POST', '/accounting/vendors', { vendor: { vendor_name: 'Web Supplies', website: 'https://web.example' } }],
+        ['PATCH', `/accounting/vendors/${String(vendor.id)}`, { vendor: { website: 'https://web.example' } }],
+        ['PATCH', `/accounting/vendors/${String(vendor.id)}`, { vendor: { registration_number: '123' } }],
+      ] as const) {
+        const refused = await send(method, path, body);
+        expect(refused.statusCode, `${method} ${path}`).toBe(400);
+        expect(errorBody(refused).error_metadata, `${method} ${path}`).toMatchObject({ field: Object.keys(body.vendor).at(-1) });
+      }
+      expect(writesToXero()).toBe(before);
+
+      const duplicate = await send('POST', '/accounting/vendors', { vendor: { vendor_name: 'Katherine Warren' } });
+      expect(duplicate.statusCode).toBe(409);
+      expect(errorBody(duplicate)).toMatchObject({ error_code: 'DUPLICATE_VALUE_CONFLICT', error_metadata: { duplicate_property: 'vendor_name' } });
+    });
+
     it('keeps a customer it created once the contact receives a bill in Xero, and lists it as a vendor too', async () => {
       const created = json(await send('POST', '/accounting/customers', { customer: { customer_name: 'Both Ways Ltd' } })).customer as Json;
       const contactId = String(created.platform_id);

@@ -1,5 +1,5 @@
 /**
- * Writes through the real Xero connector's write path land in SANDBOX's books: a bill, a customer and a manual
+ * Writes through the real Xero connector's write path land in SANDBOX's books: a bill, a customer, a vendor and a manual
  * journal are created (and read back through the simulator), a repeat with the same idempotency key applies nothing
  * more, a bill is updated and a draft deleted, and SANDBOX's refusals come back as Xero's 400 ValidationException.
  */
@@ -62,7 +62,7 @@ function writeContext(idempotencyKey: string): WriteContext {
 type Handler = ObjectHandler;
 
 /** The connector's handler of a type, its writes called through it (they are methods of the handler). */
-function handler(type: 'bill' | 'customer' | 'journal_entry') {
+function handler(type: 'bill' | 'customer' | 'journal_entry' | 'vendor' | 'invoice') {
   const found: Handler | undefined = xeroConnector.objects[type]?.handler;
   if (found === undefined) throw new Error(`the Xero connector does not read ${type}`);
   const missing = (): never => {
@@ -202,6 +202,26 @@ describe('XERO simulator writes through the Xero connector', () => {
     });
     const duplicate = await rejection(customer.create(writeContext('customer-2'), input));
     expect(duplicate).toMatchObject({ kind: 'duplicate', duplicateProperty: 'customer_name' });
+  });
+
+  it('creates a vendor (a Xero contact sent with IsSupplier) as a SANDBOX vendor once per idempotency key, and updates it', async () => {
+    const input = { vendor_name: 'Simulated Supplies Ltd', contact_name: 'Grace Hopper', email: 'ap@supplies.example', currency_code: 'GBP' };
+    const vendor = handler('vendor');
+    const vendorsBefore = (await books.all('vendor')).length;
+    const customersBefore = (await books.all('customer')).length;
+    const created = await vendor.create(writeContext('vendor-1'), input);
+    expect(vendor.map(created, writeContext('read'))).toMatchObject({ vendor_name: 'Simulated Supplies Ltd', contact_name: 'Grace Hopper' });
+    expect((await vendor.create(writeContext('vendor-1'), input)).platformId).toBe(created.platformId);
+    expect((await books.all('vendor')).length).toBe(vendorsBefore + 1);
+    expect((await books.all('customer')).length).toBe(customersBefore);
+    expect(await books.get('vendor', sandboxIdOf(created.platformId) ?? '')).toMatchObject({
+      DisplayName: 'Simulated Supplies Ltd',
+      ContactName: 'Grace Hopper',
+      Email: 'ap@supplies.example',
+    });
+    const updated = await vendor.update(writeContext('vendor-1-update'), created.platformId, { email: 'bills@supplies.example' });
+    expect(vendor.map(updated, writeContext('read'))).toMatchObject({ vendor_name: 'Simulated Supplies Ltd', email: 'bills@supplies.example' });
+    expect(await books.get('vendor', sandboxIdOf(created.platformId) ?? '')).toMatchObject({ Email: 'bills@supplies.example' });
   });
 
   it('posts a manual journal', async () => {
