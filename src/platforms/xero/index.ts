@@ -3,7 +3,7 @@
  * chosen in the link flow when the user authorises several). Reads are paged
  * and incremental where Xero's lists take If-Modified-Since; the small
  * reference lists are read whole each time, which is how their deletions are
- * found. Bills, journal entries, customers and vendors can be written.
+ * found. Bills, invoices, journal entries, customers and vendors can be written.
  */
 import { UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
 import type { Connector, ObjectCapabilities, ObjectHandler } from '../connector.ts';
@@ -15,7 +15,7 @@ import { deepLink } from './mapping/common.ts';
 import { UNFILLED } from './mapping/unfilled.ts';
 import { READERS, type XeroReads } from './objects.ts';
 import { readOrganisation } from './read.ts';
-import { billWriter, customerWriter, journalWriter, vendorWriter } from './writes.ts';
+import { billWriter, customerWriter, invoiceWriter, journalWriter, vendorWriter } from './writes.ts';
 import { xeroWebhooks } from './webhooks.ts';
 
 type Writer = Pick<ObjectHandler, 'create' | 'update' | 'delete' | 'findCreated'>;
@@ -25,6 +25,7 @@ const UNMAPPED: Partial<Record<UnifiedObjectType, object>> = UNFILLED;
 
 const WRITERS: Partial<Record<UnifiedObjectType, Writer>> = {
   bill: billWriter,
+  invoice: invoiceWriter,
   journal_entry: journalWriter,
   customer: customerWriter,
   vendor: vendorWriter,
@@ -198,7 +199,7 @@ export const xeroConnector: Connector = {
       "Tracking categories are classes and their options are classes under them; a line's class_id is its first tracking option.",
       'Voided and deleted manual journals are reported deleted (a journal entry has no status); voided invoices, bills and credit notes keep status void; deleted ones are reported deleted.',
       "Vendors are written as Contacts, as customers are (create and update; Xero archives contacts rather than deleting them, so DELETE answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM). A vendor's website is refused: Xero's API keeps a contact's Website read-only. A new vendor is listed as a customer too until Xero flags it a supplier at its first bill.",
-      'Deleting a bill deletes a draft or a bill awaiting approval; an approved bill is voided with PATCH status void.',
+      'Deleting a bill or an invoice deletes a draft or one awaiting approval; an approved one is voided with PATCH status void (it stays in Xero, read as void).',
       'Balance sheets are the current month and the eleven before, from the BalanceSheet report; income statements the same months from the ProfitAndLoss report (accrual basis; net_operating_income is null, the report has no such line).',
       "Cash flow statements are not available: Xero's Accounting API has no cash flow report (GET /accounting/cash_flow_statements answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, and synced_cash_flows_count is null).",
       "Sales receipts are not available: the Accounting API has no sales receipt. A RECEIVE bank transaction is any money received into a bank account (a refund, interest, an owner's contribution, a sale), not a sale paid on the spot (GET /accounting/sales_receipts answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM).",

@@ -1,5 +1,5 @@
 /**
- * Writes to Xero: bills (Invoices of Type ACCPAY), journal entries (ManualJournals)
+ * Writes to Xero: bills and invoices (Invoices of Type ACCPAY and ACCREC), journal entries (ManualJournals)
  * and customers and vendors (Contacts). Creates are PUTs, updates POSTs to the record, every
  * one with the write's Idempotency-Key: Xero answers a repeated key with the
  * first result, so finding what an interrupted create made is sending it again.
@@ -26,21 +26,48 @@ async function fetchOne<K extends keyof XeroLists>(ctx: WriteContext, path: stri
   return onlyOf(response, key);
 }
 
-const BILL_STATUSES: Readonly<Record<string, string>> = { draft: 'DRAFT', open: 'AUTHORISED', void: 'VOIDED' };
+const DOCUMENT_STATUSES: Readonly<Record<string, string>> = { draft: 'DRAFT', open: 'AUTHORISED', void: 'VOIDED' };
 
-async function billBody(ctx: WriteContext, input: Input, creating: boolean): Promise<Body> {
-  refuse(input, ['account_id', 'payment_terms_id', 'subsidiary_id', 'linked_purchase_orders'], 'Xero bills have no such field');
-  refuse(input, ['memo'], 'a Xero bill has no memo (its reference is document_number)');
-  // A new bill is approved (open) unless asked for as a draft, as on the other platforms.
-  const body: Body = creating ? { Type: 'ACCPAY', Status: 'AUTHORISED' } : {};
-  if (has(input, 'vendor_id')) {
-    const contactId = await link(ctx, 'vendor', input.vendor_id, 'vendor_id');
-    if (contactId === undefined) throw invalid('vendor_id', 'is required');
+/** A bill (ACCPAY) or an invoice (ACCREC): one Xero Invoice, twins but for the party and what each cannot hold. */
+interface DocumentKind {
+  noun: 'bill' | 'invoice';
+  type: 'ACCPAY' | 'ACCREC';
+  party: { field: 'vendor_id' | 'customer_id'; type: 'vendor' | 'customer' };
+  refused: readonly string[];
+  /** Where memo goes: an invoice's Reference; a bill has none (its reference is its InvoiceNumber). */
+  memo: string | null;
+}
+
+const BILL: DocumentKind = {
+  noun: 'bill',
+  type: 'ACCPAY',
+  party: { field: 'vendor_id', type: 'vendor' },
+  refused: ['account_id', 'payment_terms_id', 'subsidiary_id', 'linked_purchase_orders'],
+  memo: null,
+};
+const INVOICE: DocumentKind = {
+  noun: 'invoice',
+  type: 'ACCREC',
+  party: { field: 'customer_id', type: 'customer' },
+  refused: ['account_id', 'payment_terms_id', 'subsidiary_id', 'additional_fields'],
+  memo: 'Reference',
+};
+
+async function documentBody(ctx: WriteContext, kind: DocumentKind, input: Input, creating: boolean): Promise<Body> {
+  refuse(input, kind.refused, `Xero ${kind.noun}s have no such field`);
+  if (kind.memo === null) refuse(input, ['memo'], `a Xero ${kind.noun} has no memo (its reference is document_number)`);
+  // A new document is approved (open) unless asked for as a draft, as on the other platforms.
+  const body: Body = creating ? { Type: kind.type, Status: 'AUTHORISED' } : {};
+  const party = kind.party.field;
+  if (has(input, party)) {
+    const contactId = await link(ctx, kind.party.type, input[party], party);
+    if (contactId === undefined) throw invalid(party, 'is required');
     body.Contact = { ContactID: contactId };
   }
   if (has(input, 'issue_date')) body.Date = dateOf(input.issue_date);
   if (has(input, 'due_date')) body.DueDate = dateOf(input.due_date) ?? '';
   if (has(input, 'document_number')) body.InvoiceNumber = textOf(input.document_number);
+  if (kind.memo !== null && has(input, 'memo')) body[kind.memo] = textOf(input.memo);
   if (has(input, 'currency_code') && typeof input.currency_code === 'string') body.CurrencyCode = input.currency_code;
   if (has(input, 'currency_rate') && input.currency_rate !== null) {
     const value = Number(input.currency_rate);
@@ -48,7 +75,7 @@ async function billBody(ctx: WriteContext, input: Input, creating: boolean): Pro
     body.CurrencyRate = value;
   }
   if (has(input, 'status') && input.status !== null) {
-    const status = typeof input.status === 'string' ? BILL_STATUSES[input.status] : undefined;
+    const status = typeof input.status === 'string' ? DOCUMENT_STATUSES[input.status] : undefined;
     if (status === undefined || (creating && status === 'VOIDED'))
       throw invalid('status', creating ? 'must be draft or open' : 'must be draft, open or void');
     body.Status = status;
@@ -68,33 +95,45 @@ async function recordOf<T>(
   return record;
 }
 
-const billRecord = (ctx: WriteContext, invoice: XeroInvoice): Promise<PlatformRecord> => recordOf(ctx, invoice, invoiceRecords);
+const documentRecord = (ctx: WriteContext, invoice: XeroInvoice): Promise<PlatformRecord> => recordOf(ctx, invoice, invoiceRecords);
 const invoicePath = (id: string): string => `/Invoices/${encodeURIComponent(id)}`;
 
-export const billWriter: Writer = {
-  async create(ctx, input) {
-    const body = await billBody(ctx, input, true);
-    return billRecord(ctx, await send(ctx, { method: 'PUT', path: '/Invoices', operation: 'create bill' }, 'Invoices', body));
-  },
-  findCreated: (ctx, input) => billWriter.create(ctx, input),
-  async update(ctx, platformId, patch) {
-    const body = await billBody(ctx, patch, false);
-    return billRecord(ctx, await send(ctx, { method: 'POST', path: invoicePath(platformId), operation: 'update bill' }, 'Invoices', body));
-  },
-  /** Xero deletes drafts and bills awaiting approval; an approved bill is voided instead, with PATCH status void. */
-  async delete(ctx, platformId) {
-    const bill = await fetchOne(ctx, invoicePath(platformId), 'Invoices');
-    if (bill.Status === 'DELETED') return;
-    if (bill.Status !== 'DRAFT' && bill.Status !== 'SUBMITTED') {
-      throw new PlatformError({
-        kind: 'bad_request',
-        requestSent: false,
-        message: `Xero deletes only draft bills and bills awaiting approval; this one is ${bill.Status ?? 'unknown'}. Void an approved bill with PATCH status void.`,
-      });
-    }
-    await send(ctx, { method: 'POST', path: invoicePath(platformId), operation: 'delete bill' }, 'Invoices', { Status: 'DELETED' });
-  },
-};
+function documentWriter(kind: DocumentKind): Writer {
+  const writer: Writer = {
+    async create(ctx, input) {
+      const body = await documentBody(ctx, kind, input, true);
+      return documentRecord(ctx, await send(ctx, { method: 'PUT', path: '/Invoices', operation: `create ${kind.noun}` }, 'Invoices', body));
+    },
+    findCreated: (ctx, input) => writer.create(ctx, input),
+    async update(ctx, platformId, patch) {
+      const body = await documentBody(ctx, kind, patch, false);
+      return documentRecord(
+        ctx,
+        await send(ctx, { method: 'POST', path: invoicePath(platformId), operation: `update ${kind.noun}` }, 'Invoices', body),
+      );
+    },
+    /**
+     * Xero deletes drafts and documents awaiting approval; an approved one is voided instead, with PATCH status void
+     * (a voided document stays in Xero and is read as void, not deleted).
+     */
+    async delete(ctx, platformId) {
+      const document = await fetchOne(ctx, invoicePath(platformId), 'Invoices');
+      if (document.Status === 'DELETED') return;
+      if (document.Status !== 'DRAFT' && document.Status !== 'SUBMITTED') {
+        throw new PlatformError({
+          kind: 'bad_request',
+          requestSent: false,
+          message: `Xero deletes only draft ${kind.noun}s and ${kind.noun}s awaiting approval; this one is ${document.Status ?? 'unknown'}. Void an approved ${kind.noun} with PATCH status void.`,
+        });
+      }
+      await send(ctx, { method: 'POST', path: invoicePath(platformId), operation: `delete ${kind.noun}` }, 'Invoices', { Status: 'DELETED' });
+    },
+  };
+  return writer;
+}
+
+export const billWriter = documentWriter(BILL);
+export const invoiceWriter = documentWriter(INVOICE);
 
 async function journalBody(ctx: WriteContext, input: Input): Promise<Body> {
   refuse(input, ['subsidiary_id', 'currency_rate'], 'Xero manual journals have no such field');

@@ -635,6 +635,7 @@ describe('Xero sync', () => {
         .find((o) => o.Name === 'Bart');
       return {
         vendor: (await stored(id, 'vendor')).find((v) => v.data.vendor_name === 'PowerDirect')?.id,
+        customer: (await stored(id, 'customer')).find((v) => v.data.customer_name === 'Katherine Warren')?.id,
         expense: (await stored(id, 'account')).find((a) => a.data.nominal_code === '429')?.id,
         sales: (await stored(id, 'account')).find((a) => a.data.nominal_code === '200')?.id,
         gst: (await one(id, 'tax_rate', 'INPUT2')).id,
@@ -774,6 +775,90 @@ describe('Xero sync', () => {
       expect(errorBody(refused)).toMatchObject({ error_code: 'PLATFORM_BAD_REQUEST' });
       expect(errorBody(refused).error_message).toContain('Void an approved bill with PATCH status void');
       expect(books().get('Invoices', String(approved.platform_id))?.Status).toBe('AUTHORISED');
+    });
+
+    it('creates, updates and deletes an invoice as a Xero ACCREC invoice; voids an approved one; refuses what Xero cannot hold', async () => {
+      const r = await refs();
+      standin.resetCounters();
+      const response = await send('POST', '/accounting/invoices', {
+        invoice: {
+          customer_id: r.customer,
+          issue_date: '2025-05-01T00:00:00.000Z',
+          due_date: '2025-05-31T00:00:00.000Z',
+          document_number: 'LP-INV-1',
+          memo: 'May retainer',
+          line_items: [
+            { account_id: r.sales, total_amount: 115, sub_total: 100, tax_amount: 15, tax_rate_id: r.gst, description: 'Retainer' },
+            { account_id: r.sales, total_amount: 20, description: 'Expenses' },
+          ],
+        },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      const invoice = json(response).invoice as Json;
+      expect(books().get('Invoices', String(invoice.platform_id))).toMatchObject({
+        Type: 'ACCREC',
+        Status: 'AUTHORISED',
+        InvoiceNumber: 'LP-INV-1',
+        Reference: 'May retainer',
+        Total: 135,
+        TotalTax: 15,
+        LineAmountTypes: 'Exclusive',
+      });
+      expect(standin.requests.filter((x) => x.method === 'PUT').map((x) => [x.path, x.idempotencyKey])).toEqual([
+        ['/api.xro/2.0/Invoices', jobIdOf(response)],
+      ]);
+      expect(invoice).toMatchObject({
+        status: 'open',
+        customer_id: r.customer,
+        document_number: 'LP-INV-1',
+        memo: 'May retainer',
+        total_amount: 135,
+        tax_amount: 15,
+        amount_due: 135,
+        issue_date: '2025-05-01T00:00:00.000Z',
+        line_items: [
+          { account_id: r.sales, tax_rate_id: r.gst, total_amount: 115, tax_amount: 15, description: 'Retainer' },
+          { account_id: r.sales, tax_rate_id: null, total_amount: 20, description: 'Expenses' },
+        ],
+      });
+      expect(json(await send('GET', `/accounting/invoices/${String(invoice.id)}`)).invoice).toEqual(invoice);
+
+      const updated = await send('PATCH', `/accounting/invoices/${String(invoice.id)}`, { invoice: { memo: 'May retainer (revised)' } });
+      expect(updated.statusCode, updated.body).toBe(200);
+      expect(json(updated).invoice).toMatchObject({ id: invoice.id, memo: 'May retainer (revised)', total_amount: 135 });
+      expect(books().get('Invoices', String(invoice.platform_id))?.Reference).toBe('May retainer (revised)');
+
+      // Approved: DELETE is refused with Xero's rule, PATCH status void voids it.
+      const refused = await send('DELETE', `/accounting/invoices/${String(invoice.id)}`);
+      expect(errorBody(refused)).toMatchObject({ error_code: 'PLATFORM_BAD_REQUEST' });
+      expect(errorBody(refused).error_message).toContain('Void an approved invoice with PATCH status void');
+      const voided = await send('PATCH', `/accounting/invoices/${String(invoice.id)}`, { invoice: { status: 'void' } });
+      expect(json(voided).invoice).toMatchObject({ id: invoice.id, status: 'void' });
+      expect(books().get('Invoices', String(invoice.platform_id))?.Status).toBe('VOIDED');
+
+      const draft = json(
+        await send('POST', '/accounting/invoices', {
+          invoice: { customer_id: r.customer, issue_date: '2025-05-02', status: 'draft', line_items: [{ account_id: r.sales, total_amount: 40 }] },
+        }),
+      ).invoice as Json;
+      expect(draft).toMatchObject({ status: 'draft', total_amount: 40 });
+      const gone = await send('DELETE', `/accounting/invoices/${String(draft.id)}`);
+      expect(json(gone)).toEqual({ code: 'deleted', success: true });
+      expect(books().get('Invoices', String(draft.platform_id))?.Status).toBe('DELETED');
+      expect((await send('GET', `/accounting/invoices/${String(draft.id)}`)).statusCode).toBe(410);
+
+      // Fields a Xero invoice cannot hold: a 400 naming each, nothing sent.
+      const writesToXero = () => standin.requests.filter((q) => q.method !== 'GET').length;
+      const before = writesToXero();
+      const base = { customer_id: r.customer, issue_date: '2025-05-03', line_items: [{ account_id: r.sales, total_amount: 5 }] };
+      for (const [field, extra] of [
+        ['account_id', { account_id: r.sales }],
+        ['additional_fields', { additional_fields: {} }],
+      ] as const) {
+        const answer = await send('POST', '/accounting/invoices', { invoice: { ...base, ...extra } });
+        expect([answer.statusCode, errorBody(answer).error_metadata?.field], answer.body).toEqual([400, field]);
+      }
+      expect(writesToXero()).toBe(before);
     });
 
     it('retries a create after a 500 with the same Idempotency-Key and makes one bill', async () => {

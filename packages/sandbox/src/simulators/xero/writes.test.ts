@@ -1,5 +1,5 @@
 /**
- * Writes through the real Xero connector's write path land in SANDBOX's books: a bill, a customer, a vendor and a manual
+ * Writes through the real Xero connector's write path land in SANDBOX's books: a bill, an invoice, a customer, a vendor and a manual
  * journal are created (and read back through the simulator), a repeat with the same idempotency key applies nothing
  * more, a bill is updated and a draft deleted, and SANDBOX's refusals come back as Xero's 400 ValidationException.
  */
@@ -222,6 +222,51 @@ describe('XERO simulator writes through the Xero connector', () => {
     const updated = await vendor.update(writeContext('vendor-1-update'), created.platformId, { email: 'bills@supplies.example' });
     expect(vendor.map(updated, writeContext('read'))).toMatchObject({ vendor_name: 'Simulated Supplies Ltd', email: 'bills@supplies.example' });
     expect(await books.get('vendor', sandboxIdOf(created.platformId) ?? '')).toMatchObject({ Email: 'bills@supplies.example' });
+  });
+
+  it('creates a sales invoice through the connector (ACCREC), updates and voids it, and deletes a draft one', async () => {
+    const customer = (await books.all('customer'))[2];
+    const income = (await books.all('account')).find((a) => a.Type === 'Income' && a.Status === 'Active');
+    if (customer === undefined || income === undefined) throw new Error('no books');
+    const invoice = handler('invoice');
+    const input = {
+      customer_id: ref('customer', customer.Id),
+      issue_date: '2025-06-12T00:00:00.000Z',
+      due_date: '2025-07-12T00:00:00.000Z',
+      document_number: 'SIM-INV-1',
+      memo: 'June work',
+      line_items: [{ account_id: ref('account', income.Id), description: 'Consulting', total_amount: 300 }],
+    };
+    const created = await invoice.create(writeContext('invoice-1'), input);
+    expect(invoice.map(created, writeContext('read'))).toMatchObject({
+      document_number: 'SIM-INV-1',
+      memo: 'June work',
+      status: 'open',
+      total_amount: 300,
+      customer_id: ref('customer', customer.Id),
+    });
+    const count = (await books.all('invoice')).length;
+    expect((await invoice.create(writeContext('invoice-1'), input)).platformId).toBe(created.platformId);
+    expect((await books.all('invoice')).length).toBe(count);
+    const id = sandboxIdOf(created.platformId) ?? '';
+    expect(await books.get('invoice', id)).toMatchObject({
+      CustomerId: customer.Id,
+      DocNumber: 'SIM-INV-1',
+      Memo: 'June work',
+      Total: '300.00',
+      Status: 'Open',
+    });
+
+    const updated = await invoice.update(writeContext('invoice-1-update'), created.platformId, { memo: 'June work (revised)' });
+    expect(invoice.map(updated, writeContext('read'))).toMatchObject({ memo: 'June work (revised)', total_amount: 300 });
+    // An approved invoice is voided, never deleted, as in Xero.
+    expect(await rejection(invoice.delete(writeContext('invoice-1-delete'), created.platformId))).toMatchObject({ kind: 'bad_request' });
+    await invoice.update(writeContext('invoice-1-void'), created.platformId, { status: 'void' });
+    expect(await books.get('invoice', id)).toMatchObject({ Status: 'Void' });
+
+    const draft = await invoice.create(writeContext('invoice-draft'), { ...input, document_number: 'SIM-INV-2', status: 'draft' });
+    await invoice.delete(writeContext('invoice-draft-delete'), draft.platformId);
+    expect(await books.get('invoice', sandboxIdOf(draft.platformId) ?? '')).toBeNull();
   });
 
   it('posts a manual journal', async () => {
