@@ -1,17 +1,17 @@
 /**
  * Writes to Xero: bills and invoices (Invoices of Type ACCPAY and ACCREC), journal entries (ManualJournals)
- * and customers and vendors (Contacts). Creates are PUTs, updates POSTs to the record, every
+ * customers and vendors (Contacts) and bill and invoice payments (Payments). Creates are PUTs, updates POSTs to the record, every
  * one with the write's Idempotency-Key: Xero answers a repeated key with the
  * first result, so finding what an interrupted create made is sending it again.
  */
 import type { ObjectHandler, PlatformRecord, WriteContext } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
 import { onlyOf, xeroCall, type XeroCall } from './client.ts';
-import { has, link, list, type Input } from '../inbound.ts';
+import { has, link, list, wholeCents, type Input } from '../inbound.ts';
 import { accountCode, checkBaseCurrency, dateOf, documentLines, invalid, refuse, textOf, type Body } from './inbound.ts';
 import { invoiceRecords, journalRecords } from './objects.ts';
 import { recordOf as platformRecord } from './read.ts';
-import type { XeroContact, XeroInvoice, XeroLists, XeroManualJournal } from './types.ts';
+import type { XeroContact, XeroInvoice, XeroLists, XeroManualJournal, XeroPayment } from './types.ts';
 
 type Writer = Required<Pick<ObjectHandler, 'create' | 'update' | 'findCreated'>> & Pick<ObjectHandler, 'delete'>;
 
@@ -269,3 +269,89 @@ function contactWriter(role: 'customer' | 'vendor'): Writer {
 
 export const customerWriter = contactWriter('customer');
 export const vendorWriter = contactWriter('vendor');
+
+/** A bill payment (ACCPAYPAYMENT) or an invoice payment (ACCRECPAYMENT): one Xero Payment of one document. */
+interface PaymentKind {
+  noun: 'bill payment' | 'invoice payment';
+  document: DocumentKind;
+  links: 'linked_bills' | 'linked_invoices';
+  refused: readonly string[];
+}
+
+// A Xero payment has no currency of its own (its document's), no memo, number or status to write (it is AUTHORISED
+// until deleted), and no other fields of the unified bodies.
+const PAYMENT_REFUSED = ['currency_code', 'memo', 'status'] as const;
+const BILL_PAYMENT: PaymentKind = {
+  noun: 'bill payment',
+  document: BILL,
+  links: 'linked_bills',
+  refused: [...PAYMENT_REFUSED, 'document_number', 'additional_fields'],
+};
+const INVOICE_PAYMENT: PaymentKind = { noun: 'invoice payment', document: INVOICE, links: 'linked_invoices', refused: PAYMENT_REFUSED };
+
+async function paymentBody(ctx: WriteContext, kind: PaymentKind, input: Input): Promise<Body> {
+  refuse(input, kind.refused, 'a Xero payment has no such field');
+  const noun = kind.document.noun;
+  const [allocation, ...more] = list(input, kind.links);
+  if (allocation === undefined || more.length > 0)
+    throw invalid(kind.links, `a Xero payment pays one ${noun}: send one entry (one payment per ${noun})`);
+  const at = `${kind.links}[0]`;
+  const documentId = await link(ctx, noun, allocation.id, `${at}.id`);
+  if (documentId === undefined) throw invalid(`${at}.id`, 'is required');
+  // Xero takes the payment's contact from the document: a party other than the document's is refused, not dropped.
+  const document = await fetchOne(ctx, invoicePath(documentId), 'Invoices');
+  const party = kind.document.party;
+  const partyId = await link(ctx, party.type, input[party.field], party.field);
+  if (partyId !== undefined && partyId !== document.Contact?.ContactID) throw invalid(party.field, `is not the contact of the ${noun} paid`);
+  const accountId = await link(ctx, 'account', input.account_id, 'account_id');
+  if (accountId === undefined) throw invalid('account_id', 'is required');
+  const amount = typeof allocation.allocated_amount === 'number' ? allocation.allocated_amount : Number.NaN;
+  if (!(amount > 0)) throw invalid(`${at}.allocated_amount`, 'must be a positive amount');
+  const body: Body = {
+    Invoice: { InvoiceID: documentId },
+    Account: { AccountID: accountId },
+    Date: dateOf(input.transaction_date),
+    Amount: wholeCents(amount, `${at}.allocated_amount`),
+  };
+  if (has(input, 'reference') && input.reference !== null) body.Reference = textOf(input.reference);
+  if (has(input, 'currency_rate') && input.currency_rate !== null) {
+    const rate = Number(input.currency_rate);
+    if (!Number.isFinite(rate) || rate <= 0) throw invalid('currency_rate', 'must be a positive decimal');
+    body.CurrencyRate = rate;
+  }
+  return body;
+}
+
+const paymentRecord = (payment: XeroPayment): PlatformRecord => platformRecord(payment.PaymentID, payment, payment.Status);
+const paymentPath = (id: string): string => `/Payments/${encodeURIComponent(id)}`;
+
+/**
+ * Payments are created and deleted: Xero changes nothing else of a payment (deleting is its POST of Status DELETED,
+ * which also serves a void), so PATCH answers 404.
+ */
+function paymentWriter(kind: PaymentKind): Required<Pick<ObjectHandler, 'create' | 'findCreated' | 'delete'>> {
+  const writer = {
+    async create(ctx: WriteContext, input: Input): Promise<PlatformRecord> {
+      const body = await paymentBody(ctx, kind, input);
+      return paymentRecord(await send(ctx, { method: 'PUT', path: '/Payments', operation: `create ${kind.noun}` }, 'Payments', body));
+    },
+    findCreated: (ctx: WriteContext, input: Input) => writer.create(ctx, input),
+    async delete(ctx: WriteContext, platformId: string): Promise<void> {
+      const payment = await fetchOne(ctx, paymentPath(platformId), 'Payments');
+      if (payment.Status === 'DELETED') return;
+      // The contract's deletePayment takes a bare PaymentDelete, not a Payments list.
+      const body = { Status: 'DELETED' };
+      await xeroCall(ctx, {
+        method: 'POST',
+        path: paymentPath(platformId),
+        operation: `delete ${kind.noun}`,
+        body,
+        idempotencyKey: ctx.idempotencyKey,
+      });
+    },
+  };
+  return writer;
+}
+
+export const billPaymentWriter = paymentWriter(BILL_PAYMENT);
+export const invoicePaymentWriter = paymentWriter(INVOICE_PAYMENT);

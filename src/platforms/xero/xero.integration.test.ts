@@ -351,9 +351,13 @@ describe('Xero sync', () => {
     for (const [route, status, code] of await customerRefundAnswers(sender(t, c.token)))
       expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     expect(Object.keys(status.historical_sync_status.total as Json)).not.toContain('CUSTOMER_REFUND');
-    // Invoice payments, invoice credit memos and their applications are not written here yet (docs/writes.md).
-    for (const [route, status, code] of await invoiceWriteAnswers(sender(t, c.token)))
-      expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    // Invoice payments are created and deleted (their tests below); Xero changes nothing else of a payment, and invoice
+    // credit memos and their applications are not written here yet (docs/writes.md).
+    const servedInvoiceWrites = new Set(['POST /accounting/invoice_payments', 'DELETE /accounting/invoice_payments/:id']);
+    for (const [route, status, code] of await invoiceWriteAnswers(sender(t, c.token))) {
+      if (servedInvoiceWrites.has(route)) expect(code, route).not.toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
+      else expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    }
     // Nor order writes (create, update, fulfil): SANDBOX takes them; this platform's connector does not write orders.
     for (const [route, status, code] of await orderWriteAnswers(sender(t, c.token)))
       expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
@@ -856,6 +860,99 @@ describe('Xero sync', () => {
         ['additional_fields', { additional_fields: {} }],
       ] as const) {
         const answer = await send('POST', '/accounting/invoices', { invoice: { ...base, ...extra } });
+        expect([answer.statusCode, errorBody(answer).error_metadata?.field], answer.body).toEqual([400, field]);
+      }
+      expect(writesToXero()).toBe(before);
+    });
+
+    it('pays an invoice and a bill as Xero Payments, deletes a payment, and refuses what a Xero payment cannot hold', async () => {
+      const r = await refs();
+      const bankAccount = list('Accounts').find((a) => a.Type === 'BANK' && a.Status === 'ACTIVE');
+      const bank = (await one(c.connection.id, 'account', bankAccount?.AccountID)).id;
+      const lines = (account: unknown) => [{ account_id: account, total_amount: 100 }];
+      const invoice = json(
+        await send('POST', '/accounting/invoices', { invoice: { customer_id: r.customer, issue_date: '2025-06-01', line_items: lines(r.sales) } }),
+      ).invoice as Json;
+      const pay = (amount: number, extra: Json = {}) =>
+        send('POST', '/accounting/invoice_payments', {
+          invoice_payment: {
+            customer_id: r.customer,
+            account_id: bank,
+            transaction_date: '2025-06-05',
+            reference: 'Cheque 12',
+            linked_invoices: [{ id: invoice.id, allocated_amount: amount }],
+            ...extra,
+          },
+        });
+      standin.resetCounters();
+      const first = await pay(40);
+      expect(first.statusCode, first.body).toBe(200);
+      const payment = json(first).invoice_payment as Json;
+      expect(standin.requests.filter((x) => x.method === 'PUT').map((x) => [x.path, x.idempotencyKey])).toEqual([
+        ['/api.xro/2.0/Payments', jobIdOf(first)],
+      ]);
+      expect(books().get('Payments', String(payment.platform_id))).toMatchObject({
+        PaymentType: 'ACCRECPAYMENT',
+        Status: 'AUTHORISED',
+        Amount: 40,
+        Reference: 'Cheque 12',
+        Account: { AccountID: bankAccount?.AccountID },
+        Invoice: { InvoiceID: invoice.platform_id },
+      });
+      expect(payment).toMatchObject({
+        customer_id: r.customer,
+        account_id: bank,
+        reference: 'Cheque 12',
+        linked_invoices: [{ id: invoice.id, allocated_amount: 40 }],
+      });
+      expect(books().get('Invoices', String(invoice.platform_id))).toMatchObject({ AmountPaid: 40, AmountDue: 60, Status: 'AUTHORISED' });
+      const rest = json(await pay(60)).invoice_payment as Json;
+      expect(books().get('Invoices', String(invoice.platform_id))).toMatchObject({ AmountDue: 0, Status: 'PAID' });
+
+      // Deleting a payment is Xero's Status DELETED; the invoice owes it again.
+      const deleted = await send('DELETE', `/accounting/invoice_payments/${String(rest.id)}`);
+      expect(json(deleted)).toEqual({ code: 'deleted', success: true });
+      expect(books().get('Payments', String(rest.platform_id))?.Status).toBe('DELETED');
+      expect(books().get('Invoices', String(invoice.platform_id))).toMatchObject({ AmountDue: 60, Status: 'AUTHORISED' });
+      expect((await send('GET', `/accounting/invoice_payments/${String(rest.id)}`)).statusCode).toBe(410);
+      const patch = await send('PATCH', `/accounting/invoice_payments/${String(payment.id)}`, { invoice_payment: { memo: 'x' } });
+      expect([patch.statusCode, errorBody(patch).error_code]).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+
+      const bill = json(
+        await send('POST', '/accounting/bills', { bill: { vendor_id: r.vendor, issue_date: '2025-06-01', line_items: lines(r.expense) } }),
+      ).bill as Json;
+      const billPayment = await send('POST', '/accounting/bill_payments', {
+        bill_payment: {
+          vendor_id: r.vendor,
+          account_id: bank,
+          transaction_date: '2025-06-06',
+          linked_bills: [{ id: bill.id, allocated_amount: 100 }],
+        },
+      });
+      expect(billPayment.statusCode, billPayment.body).toBe(200);
+      expect(json(billPayment).bill_payment).toMatchObject({ vendor_id: r.vendor, linked_bills: [{ id: bill.id, allocated_amount: 100 }] });
+      expect(books().get('Invoices', String(bill.platform_id))).toMatchObject({ AmountDue: 0, Status: 'PAID' });
+
+      // What a Xero payment cannot hold: a 400 naming the field, nothing written.
+      const writesToXero = () => standin.requests.filter((q) => q.method !== 'GET').length;
+      const before = writesToXero();
+      const other = list('Invoices').find((i) => i.Type === 'ACCREC' && i.Status === 'AUTHORISED' && i.InvoiceID !== invoice.platform_id);
+      const otherId = (await one(c.connection.id, 'invoice', other?.InvoiceID)).id;
+      for (const [field, extra] of [
+        ['memo', { memo: 'x' }],
+        ['currency_code', { currency_code: 'NZD' }],
+        [
+          'linked_invoices',
+          {
+            linked_invoices: [
+              { id: invoice.id, allocated_amount: 1 },
+              { id: otherId, allocated_amount: 1 },
+            ],
+          },
+        ],
+        ['customer_id', { linked_invoices: [{ id: otherId, allocated_amount: 1 }] }],
+      ] as const) {
+        const answer = await pay(1, extra);
         expect([answer.statusCode, errorBody(answer).error_metadata?.field], answer.body).toEqual([400, field]);
       }
       expect(writesToXero()).toBe(before);

@@ -1,6 +1,6 @@
 /**
- * Writes through the real Xero connector's write path land in SANDBOX's books: a bill, an invoice, a customer, a vendor and a manual
- * journal are created (and read back through the simulator), a repeat with the same idempotency key applies nothing
+ * Writes through the real Xero connector's write path land in SANDBOX's books: a bill, an invoice, their payments, a customer, a vendor and a
+ * manual journal are created (and read back through the simulator), a repeat with the same idempotency key applies nothing
  * more, a bill is updated and a draft deleted, and SANDBOX's refusals come back as Xero's 400 ValidationException.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,7 +62,7 @@ function writeContext(idempotencyKey: string): WriteContext {
 type Handler = ObjectHandler;
 
 /** The connector's handler of a type, its writes called through it (they are methods of the handler). */
-function handler(type: 'bill' | 'customer' | 'journal_entry' | 'vendor' | 'invoice') {
+function handler(type: 'bill' | 'customer' | 'journal_entry' | 'vendor' | 'invoice' | 'invoice_payment' | 'bill_payment') {
   const found: Handler | undefined = xeroConnector.objects[type]?.handler;
   if (found === undefined) throw new Error(`the Xero connector does not read ${type}`);
   const missing = (): never => {
@@ -267,6 +267,60 @@ describe('XERO simulator writes through the Xero connector', () => {
     const draft = await invoice.create(writeContext('invoice-draft'), { ...input, document_number: 'SIM-INV-2', status: 'draft' });
     await invoice.delete(writeContext('invoice-draft-delete'), draft.platformId);
     expect(await books.get('invoice', sandboxIdOf(draft.platformId) ?? '')).toBeNull();
+  });
+
+  it('pays an invoice and a bill through the connector (Xero Payments) as SANDBOX payments, and deletes a payment', async () => {
+    const customer = (await books.all('customer'))[3];
+    const vendor = (await books.all('vendor'))[2];
+    const income = (await books.all('account')).find((a) => a.Type === 'Income' && a.Status === 'Active');
+    const bank = (await books.all('account')).find((a) => a.Type === 'Bank' && a.Status === 'Active');
+    if (customer === undefined || vendor === undefined || income === undefined || bank === undefined) throw new Error('no books');
+    const account = await expenseAccount();
+    const invoice = await handler('invoice').create(writeContext('pay-invoice'), {
+      customer_id: ref('customer', customer.Id),
+      issue_date: '2025-06-12T00:00:00.000Z',
+      line_items: [{ account_id: ref('account', income.Id), total_amount: 250 }],
+    });
+    const payments = handler('invoice_payment');
+    const input = {
+      customer_id: ref('customer', customer.Id),
+      account_id: ref('account', bank.Id),
+      transaction_date: '2025-06-14T00:00:00.000Z',
+      reference: 'SIM-PAY-1',
+      linked_invoices: [{ id: ref('invoice', sandboxIdOf(invoice.platformId) ?? ''), allocated_amount: 100 }],
+    };
+    const paid = await payments.create(writeContext('payment-1'), input);
+    expect((await payments.create(writeContext('payment-1'), input)).platformId).toBe(paid.platformId);
+    const paymentId = sandboxIdOf(paid.platformId) ?? '';
+    expect(await books.get('invoice_payment', paymentId)).toMatchObject({
+      CustomerId: customer.Id,
+      DepositToAccountId: bank.Id,
+      TxnDate: '2025-06-14',
+      Reference: 'SIM-PAY-1',
+      Amount: '100.00',
+    });
+    expect(await books.get('invoice', sandboxIdOf(invoice.platformId) ?? '')).toMatchObject({ AmountDue: '150.00' });
+    await payments.delete(writeContext('payment-1-delete'), paid.platformId);
+    expect(await books.get('invoice_payment', paymentId)).toBeNull();
+    expect(await books.get('invoice', sandboxIdOf(invoice.platformId) ?? '')).toMatchObject({ AmountDue: '250.00' });
+
+    const bill = await handler('bill').create(writeContext('pay-bill'), {
+      vendor_id: ref('vendor', vendor.Id),
+      issue_date: '2025-06-12T00:00:00.000Z',
+      line_items: [{ account_id: ref('account', account), total_amount: 80 }],
+    });
+    const billPaid = await handler('bill_payment').create(writeContext('bill-payment-1'), {
+      vendor_id: ref('vendor', vendor.Id),
+      account_id: ref('account', bank.Id),
+      transaction_date: '2025-06-14T00:00:00.000Z',
+      linked_bills: [{ id: ref('bill', sandboxIdOf(bill.platformId) ?? ''), allocated_amount: 80 }],
+    });
+    expect(await books.get('bill_payment', sandboxIdOf(billPaid.platformId) ?? '')).toMatchObject({
+      VendorId: vendor.Id,
+      BankAccountId: bank.Id,
+      Amount: '80.00',
+    });
+    expect(await books.get('bill', sandboxIdOf(bill.platformId) ?? '')).toMatchObject({ AmountDue: '0.00', Status: 'Paid' });
   });
 
   it('posts a manual journal', async () => {
