@@ -14,14 +14,14 @@ import { parseConnections } from './contract.ts';
 /**
  * Xero's granular scopes, which replace accounting.transactions and accounting.reports.read: apps created since
  * 2 March 2026 can ask for nothing else, and older apps could ask for them from April 2026 (the broad ones end in
- * September 2027). Exactly what the connector calls: bills (Invoices) and manual journals written, payments and bank
- * transfers read, contacts written, settings (accounts, tax rates, tracking, currencies, organisation, employees),
+ * September 2027). Exactly what the connector calls: bills and invoices (Invoices), manual journals and payments
+ * written, bank transfers read, contacts written, settings (accounts, tax rates, tracking, currencies, organisation, employees),
  * the balance sheet and profit and loss reports, attachments. A connection's own `scope` still replaces the list.
  */
 export const XERO_SCOPES = [
   'offline_access',
   'accounting.invoices',
-  'accounting.payments.read',
+  'accounting.payments',
   'accounting.banktransactions.read',
   'accounting.manualjournals',
   'accounting.contacts',

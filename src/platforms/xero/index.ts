@@ -3,7 +3,7 @@
  * chosen in the link flow when the user authorises several). Reads are paged
  * and incremental where Xero's lists take If-Modified-Since; the small
  * reference lists are read whole each time, which is how their deletions are
- * found. Bills, journal entries and customers can be written.
+ * found. Bills, invoices, their payments, journal entries, customers and vendors can be written.
  */
 import { UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../../model/object-types.ts';
 import type { Connector, ObjectCapabilities, ObjectHandler } from '../connector.ts';
@@ -15,7 +15,7 @@ import { deepLink } from './mapping/common.ts';
 import { UNFILLED } from './mapping/unfilled.ts';
 import { READERS, type XeroReads } from './objects.ts';
 import { readOrganisation } from './read.ts';
-import { billWriter, customerWriter, journalWriter } from './writes.ts';
+import { billPaymentWriter, billWriter, customerWriter, invoicePaymentWriter, invoiceWriter, journalWriter, vendorWriter } from './writes.ts';
 import { xeroWebhooks } from './webhooks.ts';
 
 type Writer = Pick<ObjectHandler, 'create' | 'update' | 'delete' | 'findCreated'>;
@@ -23,7 +23,15 @@ type Writer = Pick<ObjectHandler, 'create' | 'update' | 'delete' | 'findCreated'
 /** The unified fields each object leaves null. */
 const UNMAPPED: Partial<Record<UnifiedObjectType, object>> = UNFILLED;
 
-const WRITERS: Partial<Record<UnifiedObjectType, Writer>> = { bill: billWriter, journal_entry: journalWriter, customer: customerWriter };
+const WRITERS: Partial<Record<UnifiedObjectType, Writer>> = {
+  bill: billWriter,
+  invoice: invoiceWriter,
+  bill_payment: billPaymentWriter,
+  invoice_payment: invoicePaymentWriter,
+  journal_entry: journalWriter,
+  customer: customerWriter,
+  vendor: vendorWriter,
+};
 
 const DOCUMENT_EXTRAS = [
   'AmountPaid',
@@ -192,14 +200,16 @@ export const xeroConnector: Connector = {
       "Attachments are listed per document (one call each), so a sync lists the files of the documents changed since the last attachment read (If-Modified-Since) only, and of every document once a day: Xero does not document whether adding a file changes a document's UpdatedDateUTC, so a file added to an unchanged document is found within a day. A file removed in Xero is swept at a full listing.",
       "Tracking categories are classes and their options are classes under them; a line's class_id is its first tracking option.",
       'Voided and deleted manual journals are reported deleted (a journal entry has no status); voided invoices, bills and credit notes keep status void; deleted ones are reported deleted.',
-      'Deleting a bill deletes a draft or a bill awaiting approval; an approved bill is voided with PATCH status void.',
+      "Vendors are written as Contacts, as customers are (create and update; Xero archives contacts rather than deleting them, so DELETE answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM). A vendor's website is refused: Xero's API keeps a contact's Website read-only. A new vendor is listed as a customer too until Xero flags it a supplier at its first bill.",
+      "Bill and invoice payments are written as Xero Payments of one document each (create and delete; Xero's deletePayment, a POST of Status DELETED, which is also how Xero voids one); PATCH answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, Xero changing nothing else of a payment. Credit notes (bill and invoice credit memos) are not written yet.",
+      'Deleting a bill or an invoice deletes a draft or one awaiting approval; an approved one is voided with PATCH status void (it stays in Xero, read as void).',
       'Balance sheets are the current month and the eleven before, from the BalanceSheet report; income statements the same months from the ProfitAndLoss report (accrual basis; net_operating_income is null, the report has no such line).',
       "Cash flow statements are not available: Xero's Accounting API has no cash flow report (GET /accounting/cash_flow_statements answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, and synced_cash_flows_count is null).",
       "Sales receipts are not available: the Accounting API has no sales receipt. A RECEIVE bank transaction is any money received into a bank account (a refund, interest, an owner's contribution, a sale), not a sale paid on the spot (GET /accounting/sales_receipts answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM).",
       "Tax areas are not available: Xero's TaxRates are rates whose TaxComponents carry a name and a rate, with no place or jurisdiction they apply in (TaxType and ReportTaxType are the rate's kind), so GET /accounting/tax_areas answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM; the rates are GET /accounting/tax_rates.",
       "Customer groups are not available: Xero's ContactGroups group the accounting contacts (customers and suppliers alike) of its address book, not a shop's customers, so GET /commerce/customer_groups answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM.",
       "Payment methods are not available: Xero's Accounting API has no list of payment methods (a payment names the bank account it went to, its PaymentType only whether it was received or paid), so GET /accounting/payment_methods answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM.",
-      "Consent asks for Xero's granular scopes (accounting.invoices, accounting.payments.read, accounting.banktransactions.read, accounting.manualjournals, accounting.contacts, accounting.settings, accounting.reports.balancesheet.read, accounting.reports.profitandloss.read, accounting.attachments, offline_access, openid profile email), which apps created since March 2026 must use; the OAuth app's scope (PUT /admin/organizations/:id/oauth_apps/XERO with a scope, for an app allowed fewer) replaces the list, and a connection's own scope replaces both.",
+      "Consent asks for Xero's granular scopes (accounting.invoices, accounting.payments (payments are written), accounting.banktransactions.read, accounting.manualjournals, accounting.contacts, accounting.settings, accounting.reports.balancesheet.read, accounting.reports.profitandloss.read, accounting.attachments, offline_access, openid profile email), which apps created since March 2026 must use; the OAuth app's scope (PUT /admin/organizations/:id/oauth_apps/XERO with a scope, for an app allowed fewer) replaces the list, and a connection's own scope replaces both.",
       "Paged lists (invoices, bills, credit notes, payments, contacts, manual journals) are read in UpdatedDateUTC order by keyset (If-Modified-Since the previous page's newest, page 1), not by page number: a record edited during a read moves ahead of the reader and is read, and none behind it is skipped.",
       'Xero\'s webhooks (Invoice, Contact, CreditNote events) are received at /platform-webhooks/XERO/{organization id}/{environment} once the app\'s webhook key is set as webhook_key on the OAuth app; each one syncs the changed types of the connections to that tenant at once (docs/sync.md, "Platform webhooks"). As Xero\'s documentation says ("There is no body in the response"), the 200 and the 401 are answered with an empty body; the summary is logged.',
       'Attachments are those of bills, invoices and manual journals; their file_url fetches the file from Xero when followed (nothing is copied).',

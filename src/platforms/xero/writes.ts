@@ -1,17 +1,17 @@
 /**
- * Writes to Xero: bills (Invoices of Type ACCPAY), journal entries (ManualJournals)
- * and customers (Contacts). Creates are PUTs, updates POSTs to the record, every
+ * Writes to Xero: bills and invoices (Invoices of Type ACCPAY and ACCREC), journal entries (ManualJournals)
+ * customers and vendors (Contacts) and bill and invoice payments (Payments). Creates are PUTs, updates POSTs to the record, every
  * one with the write's Idempotency-Key: Xero answers a repeated key with the
  * first result, so finding what an interrupted create made is sending it again.
  */
 import type { ObjectHandler, PlatformRecord, WriteContext } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
 import { onlyOf, xeroCall, type XeroCall } from './client.ts';
-import { has, link, list, type Input } from '../inbound.ts';
+import { has, link, list, wholeCents, type Input } from '../inbound.ts';
 import { accountCode, checkBaseCurrency, dateOf, documentLines, invalid, refuse, textOf, type Body } from './inbound.ts';
 import { invoiceRecords, journalRecords } from './objects.ts';
 import { recordOf as platformRecord } from './read.ts';
-import type { XeroContact, XeroInvoice, XeroLists, XeroManualJournal } from './types.ts';
+import type { XeroContact, XeroInvoice, XeroLists, XeroManualJournal, XeroPayment } from './types.ts';
 
 type Writer = Required<Pick<ObjectHandler, 'create' | 'update' | 'findCreated'>> & Pick<ObjectHandler, 'delete'>;
 
@@ -26,21 +26,48 @@ async function fetchOne<K extends keyof XeroLists>(ctx: WriteContext, path: stri
   return onlyOf(response, key);
 }
 
-const BILL_STATUSES: Readonly<Record<string, string>> = { draft: 'DRAFT', open: 'AUTHORISED', void: 'VOIDED' };
+const DOCUMENT_STATUSES: Readonly<Record<string, string>> = { draft: 'DRAFT', open: 'AUTHORISED', void: 'VOIDED' };
 
-async function billBody(ctx: WriteContext, input: Input, creating: boolean): Promise<Body> {
-  refuse(input, ['account_id', 'payment_terms_id', 'subsidiary_id', 'linked_purchase_orders'], 'Xero bills have no such field');
-  refuse(input, ['memo'], 'a Xero bill has no memo (its reference is document_number)');
-  // A new bill is approved (open) unless asked for as a draft, as on the other platforms.
-  const body: Body = creating ? { Type: 'ACCPAY', Status: 'AUTHORISED' } : {};
-  if (has(input, 'vendor_id')) {
-    const contactId = await link(ctx, 'vendor', input.vendor_id, 'vendor_id');
-    if (contactId === undefined) throw invalid('vendor_id', 'is required');
+/** A bill (ACCPAY) or an invoice (ACCREC): one Xero Invoice, twins but for the party and what each cannot hold. */
+interface DocumentKind {
+  noun: 'bill' | 'invoice';
+  type: 'ACCPAY' | 'ACCREC';
+  party: { field: 'vendor_id' | 'customer_id'; type: 'vendor' | 'customer' };
+  refused: readonly string[];
+  /** Where memo goes: an invoice's Reference; a bill has none (its reference is its InvoiceNumber). */
+  memo: string | null;
+}
+
+const BILL: DocumentKind = {
+  noun: 'bill',
+  type: 'ACCPAY',
+  party: { field: 'vendor_id', type: 'vendor' },
+  refused: ['account_id', 'payment_terms_id', 'subsidiary_id', 'linked_purchase_orders'],
+  memo: null,
+};
+const INVOICE: DocumentKind = {
+  noun: 'invoice',
+  type: 'ACCREC',
+  party: { field: 'customer_id', type: 'customer' },
+  refused: ['account_id', 'payment_terms_id', 'subsidiary_id', 'additional_fields'],
+  memo: 'Reference',
+};
+
+async function documentBody(ctx: WriteContext, kind: DocumentKind, input: Input, creating: boolean): Promise<Body> {
+  refuse(input, kind.refused, `Xero ${kind.noun}s have no such field`);
+  if (kind.memo === null) refuse(input, ['memo'], `a Xero ${kind.noun} has no memo (its reference is document_number)`);
+  // A new document is approved (open) unless asked for as a draft, as on the other platforms.
+  const body: Body = creating ? { Type: kind.type, Status: 'AUTHORISED' } : {};
+  const party = kind.party.field;
+  if (has(input, party)) {
+    const contactId = await link(ctx, kind.party.type, input[party], party);
+    if (contactId === undefined) throw invalid(party, 'is required');
     body.Contact = { ContactID: contactId };
   }
   if (has(input, 'issue_date')) body.Date = dateOf(input.issue_date);
   if (has(input, 'due_date')) body.DueDate = dateOf(input.due_date) ?? '';
   if (has(input, 'document_number')) body.InvoiceNumber = textOf(input.document_number);
+  if (kind.memo !== null && has(input, 'memo')) body[kind.memo] = textOf(input.memo);
   if (has(input, 'currency_code') && typeof input.currency_code === 'string') body.CurrencyCode = input.currency_code;
   if (has(input, 'currency_rate') && input.currency_rate !== null) {
     const value = Number(input.currency_rate);
@@ -48,7 +75,7 @@ async function billBody(ctx: WriteContext, input: Input, creating: boolean): Pro
     body.CurrencyRate = value;
   }
   if (has(input, 'status') && input.status !== null) {
-    const status = typeof input.status === 'string' ? BILL_STATUSES[input.status] : undefined;
+    const status = typeof input.status === 'string' ? DOCUMENT_STATUSES[input.status] : undefined;
     if (status === undefined || (creating && status === 'VOIDED'))
       throw invalid('status', creating ? 'must be draft or open' : 'must be draft, open or void');
     body.Status = status;
@@ -68,33 +95,45 @@ async function recordOf<T>(
   return record;
 }
 
-const billRecord = (ctx: WriteContext, invoice: XeroInvoice): Promise<PlatformRecord> => recordOf(ctx, invoice, invoiceRecords);
+const documentRecord = (ctx: WriteContext, invoice: XeroInvoice): Promise<PlatformRecord> => recordOf(ctx, invoice, invoiceRecords);
 const invoicePath = (id: string): string => `/Invoices/${encodeURIComponent(id)}`;
 
-export const billWriter: Writer = {
-  async create(ctx, input) {
-    const body = await billBody(ctx, input, true);
-    return billRecord(ctx, await send(ctx, { method: 'PUT', path: '/Invoices', operation: 'create bill' }, 'Invoices', body));
-  },
-  findCreated: (ctx, input) => billWriter.create(ctx, input),
-  async update(ctx, platformId, patch) {
-    const body = await billBody(ctx, patch, false);
-    return billRecord(ctx, await send(ctx, { method: 'POST', path: invoicePath(platformId), operation: 'update bill' }, 'Invoices', body));
-  },
-  /** Xero deletes drafts and bills awaiting approval; an approved bill is voided instead, with PATCH status void. */
-  async delete(ctx, platformId) {
-    const bill = await fetchOne(ctx, invoicePath(platformId), 'Invoices');
-    if (bill.Status === 'DELETED') return;
-    if (bill.Status !== 'DRAFT' && bill.Status !== 'SUBMITTED') {
-      throw new PlatformError({
-        kind: 'bad_request',
-        requestSent: false,
-        message: `Xero deletes only draft bills and bills awaiting approval; this one is ${bill.Status ?? 'unknown'}. Void an approved bill with PATCH status void.`,
-      });
-    }
-    await send(ctx, { method: 'POST', path: invoicePath(platformId), operation: 'delete bill' }, 'Invoices', { Status: 'DELETED' });
-  },
-};
+function documentWriter(kind: DocumentKind): Writer {
+  const writer: Writer = {
+    async create(ctx, input) {
+      const body = await documentBody(ctx, kind, input, true);
+      return documentRecord(ctx, await send(ctx, { method: 'PUT', path: '/Invoices', operation: `create ${kind.noun}` }, 'Invoices', body));
+    },
+    findCreated: (ctx, input) => writer.create(ctx, input),
+    async update(ctx, platformId, patch) {
+      const body = await documentBody(ctx, kind, patch, false);
+      return documentRecord(
+        ctx,
+        await send(ctx, { method: 'POST', path: invoicePath(platformId), operation: `update ${kind.noun}` }, 'Invoices', body),
+      );
+    },
+    /**
+     * Xero deletes drafts and documents awaiting approval; an approved one is voided instead, with PATCH status void
+     * (a voided document stays in Xero and is read as void, not deleted).
+     */
+    async delete(ctx, platformId) {
+      const document = await fetchOne(ctx, invoicePath(platformId), 'Invoices');
+      if (document.Status === 'DELETED') return;
+      if (document.Status !== 'DRAFT' && document.Status !== 'SUBMITTED') {
+        throw new PlatformError({
+          kind: 'bad_request',
+          requestSent: false,
+          message: `Xero deletes only draft ${kind.noun}s and ${kind.noun}s awaiting approval; this one is ${document.Status ?? 'unknown'}. Void an approved ${kind.noun} with PATCH status void.`,
+        });
+      }
+      await send(ctx, { method: 'POST', path: invoicePath(platformId), operation: `delete ${kind.noun}` }, 'Invoices', { Status: 'DELETED' });
+    },
+  };
+  return writer;
+}
+
+export const billWriter = documentWriter(BILL);
+export const invoiceWriter = documentWriter(INVOICE);
 
 async function journalBody(ctx: WriteContext, input: Input): Promise<Body> {
   refuse(input, ['subsidiary_id', 'currency_rate'], 'Xero manual journals have no such field');
@@ -164,13 +203,15 @@ const ADDRESS_TYPES: Readonly<Record<string, string>> = {
   delivery: 'STREET',
 };
 
-function contactBody(input: Input): Body {
+/** A customer's or vendor's body as a Xero Contact: `nameField` (customer_name or vendor_name) is its Name. */
+function contactBody(input: Input, nameField: 'customer_name' | 'vendor_name'): Body {
   refuse(input, ['parent_id', 'payment_terms_id', 'subsidiary_id', 'subsidiaries', 'registration_number'], 'Xero contacts have no such field');
+  refuse(input, ['website'], "a Xero contact's Website is read-only in Xero's API");
   const body: Body = {};
-  if (has(input, 'customer_name')) {
-    if (typeof input.customer_name !== 'string' || input.customer_name.trim() === '')
-      throw invalid('customer_name', "is required: it is the Xero contact's name");
-    body.Name = input.customer_name;
+  if (has(input, nameField)) {
+    const name = input[nameField];
+    if (typeof name !== 'string' || name.trim() === '') throw invalid(nameField, "is required: it is the Xero contact's name");
+    body.Name = name;
   }
   if (has(input, 'contact_name')) {
     const [first = '', ...rest] = textOf(input.contact_name).trim().split(/\s+/);
@@ -203,16 +244,114 @@ function contactBody(input: Input): Body {
 }
 
 const contactRecord = (contact: XeroContact): PlatformRecord => platformRecord(contact.ContactID, contact, undefined);
-const DUPLICATES = { duplicateProperty: 'customer_name' };
 
-export const customerWriter: Writer = {
-  async create(ctx, input) {
-    const body = contactBody(input);
-    return contactRecord(await send(ctx, { method: 'PUT', path: '/Contacts', operation: 'create customer', errors: DUPLICATES }, 'Contacts', body));
-  },
-  findCreated: (ctx, input) => customerWriter.create(ctx, input),
-  async update(ctx, platformId, patch) {
-    const path = `/Contacts/${encodeURIComponent(platformId)}`;
-    return contactRecord(await send(ctx, { method: 'POST', path, operation: 'update customer', errors: DUPLICATES }, 'Contacts', contactBody(patch)));
-  },
+/**
+ * Customers and vendors are both Xero Contacts. A vendor is created with IsSupplier true: Xero's API ignores the flag
+ * (it sets it at the contact's first bill, and the connector lists a contact without flags as both), while the XERO
+ * simulator reads it to book the contact as a SANDBOX vendor rather than a customer.
+ */
+function contactWriter(role: 'customer' | 'vendor'): Writer {
+  const nameField = role === 'customer' ? 'customer_name' : 'vendor_name';
+  const errors = { duplicateProperty: nameField };
+  const writer: Writer = {
+    async create(ctx, input) {
+      const body = { ...contactBody(input, nameField), ...(role === 'vendor' ? { IsSupplier: true } : {}) };
+      return contactRecord(await send(ctx, { method: 'PUT', path: '/Contacts', operation: `create ${role}`, errors }, 'Contacts', body));
+    },
+    findCreated: (ctx, input) => writer.create(ctx, input),
+    async update(ctx, platformId, patch) {
+      const path = `/Contacts/${encodeURIComponent(platformId)}`;
+      return contactRecord(await send(ctx, { method: 'POST', path, operation: `update ${role}`, errors }, 'Contacts', contactBody(patch, nameField)));
+    },
+  };
+  return writer;
+}
+
+export const customerWriter = contactWriter('customer');
+export const vendorWriter = contactWriter('vendor');
+
+/** A bill payment (ACCPAYPAYMENT) or an invoice payment (ACCRECPAYMENT): one Xero Payment of one document. */
+interface PaymentKind {
+  noun: 'bill payment' | 'invoice payment';
+  document: DocumentKind;
+  links: 'linked_bills' | 'linked_invoices';
+  refused: readonly string[];
+}
+
+// A Xero payment has no currency of its own (its document's), no memo, number or status to write (it is AUTHORISED
+// until deleted), and no other fields of the unified bodies.
+const PAYMENT_REFUSED = ['currency_code', 'memo', 'status'] as const;
+const BILL_PAYMENT: PaymentKind = {
+  noun: 'bill payment',
+  document: BILL,
+  links: 'linked_bills',
+  refused: [...PAYMENT_REFUSED, 'document_number', 'additional_fields'],
 };
+const INVOICE_PAYMENT: PaymentKind = { noun: 'invoice payment', document: INVOICE, links: 'linked_invoices', refused: PAYMENT_REFUSED };
+
+async function paymentBody(ctx: WriteContext, kind: PaymentKind, input: Input): Promise<Body> {
+  refuse(input, kind.refused, 'a Xero payment has no such field');
+  const noun = kind.document.noun;
+  const [allocation, ...more] = list(input, kind.links);
+  if (allocation === undefined || more.length > 0)
+    throw invalid(kind.links, `a Xero payment pays one ${noun}: send one entry (one payment per ${noun})`);
+  const at = `${kind.links}[0]`;
+  const documentId = await link(ctx, noun, allocation.id, `${at}.id`);
+  if (documentId === undefined) throw invalid(`${at}.id`, 'is required');
+  // Xero takes the payment's contact from the document: a party other than the document's is refused, not dropped.
+  const document = await fetchOne(ctx, invoicePath(documentId), 'Invoices');
+  const party = kind.document.party;
+  const partyId = await link(ctx, party.type, input[party.field], party.field);
+  if (partyId !== undefined && partyId !== document.Contact?.ContactID) throw invalid(party.field, `is not the contact of the ${noun} paid`);
+  const accountId = await link(ctx, 'account', input.account_id, 'account_id');
+  if (accountId === undefined) throw invalid('account_id', 'is required');
+  const amount = typeof allocation.allocated_amount === 'number' ? allocation.allocated_amount : Number.NaN;
+  if (!(amount > 0)) throw invalid(`${at}.allocated_amount`, 'must be a positive amount');
+  const body: Body = {
+    Invoice: { InvoiceID: documentId },
+    Account: { AccountID: accountId },
+    Date: dateOf(input.transaction_date),
+    Amount: wholeCents(amount, `${at}.allocated_amount`),
+  };
+  if (has(input, 'reference') && input.reference !== null) body.Reference = textOf(input.reference);
+  if (has(input, 'currency_rate') && input.currency_rate !== null) {
+    const rate = Number(input.currency_rate);
+    if (!Number.isFinite(rate) || rate <= 0) throw invalid('currency_rate', 'must be a positive decimal');
+    body.CurrencyRate = rate;
+  }
+  return body;
+}
+
+const paymentRecord = (payment: XeroPayment): PlatformRecord => platformRecord(payment.PaymentID, payment, payment.Status);
+const paymentPath = (id: string): string => `/Payments/${encodeURIComponent(id)}`;
+
+/**
+ * Payments are created and deleted: Xero changes nothing else of a payment (deleting is its POST of Status DELETED,
+ * which also serves a void), so PATCH answers 404.
+ */
+function paymentWriter(kind: PaymentKind): Required<Pick<ObjectHandler, 'create' | 'findCreated' | 'delete'>> {
+  const writer = {
+    async create(ctx: WriteContext, input: Input): Promise<PlatformRecord> {
+      const body = await paymentBody(ctx, kind, input);
+      return paymentRecord(await send(ctx, { method: 'PUT', path: '/Payments', operation: `create ${kind.noun}` }, 'Payments', body));
+    },
+    findCreated: (ctx: WriteContext, input: Input) => writer.create(ctx, input),
+    async delete(ctx: WriteContext, platformId: string): Promise<void> {
+      const payment = await fetchOne(ctx, paymentPath(platformId), 'Payments');
+      if (payment.Status === 'DELETED') return;
+      // The contract's deletePayment takes a bare PaymentDelete, not a Payments list.
+      const body = { Status: 'DELETED' };
+      await xeroCall(ctx, {
+        method: 'POST',
+        path: paymentPath(platformId),
+        operation: `delete ${kind.noun}`,
+        body,
+        idempotencyKey: ctx.idempotencyKey,
+      });
+    },
+  };
+  return writer;
+}
+
+export const billPaymentWriter = paymentWriter(BILL_PAYMENT);
+export const invoicePaymentWriter = paymentWriter(INVOICE_PAYMENT);

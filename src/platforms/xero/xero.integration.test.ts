@@ -356,9 +356,13 @@ describe('Xero sync', () => {
       const groups = await sender(t, c.token)('GET', path);
       expect([groups.statusCode, errorBody(groups).error_code], path).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     }
-    // Invoice payments, invoice credit memos and their applications are not written here yet (docs/writes.md).
-    for (const [route, status, code] of await invoiceWriteAnswers(sender(t, c.token)))
-      expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    // Invoice payments are created and deleted (their tests below); Xero changes nothing else of a payment, and invoice
+    // credit memos and their applications are not written here yet (docs/writes.md).
+    const servedInvoiceWrites = new Set(['POST /accounting/invoice_payments', 'DELETE /accounting/invoice_payments/:id']);
+    for (const [route, status, code] of await invoiceWriteAnswers(sender(t, c.token))) {
+      if (servedInvoiceWrites.has(route)) expect(code, route).not.toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
+      else expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    }
     // Nor order writes (create, update, fulfil): SANDBOX takes them; this platform's connector does not write orders.
     for (const [route, status, code] of await orderWriteAnswers(sender(t, c.token)))
       expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
@@ -640,6 +644,7 @@ describe('Xero sync', () => {
         .find((o) => o.Name === 'Bart');
       return {
         vendor: (await stored(id, 'vendor')).find((v) => v.data.vendor_name === 'PowerDirect')?.id,
+        customer: (await stored(id, 'customer')).find((v) => v.data.customer_name === 'Katherine Warren')?.id,
         expense: (await stored(id, 'account')).find((a) => a.data.nominal_code === '429')?.id,
         sales: (await stored(id, 'account')).find((a) => a.data.nominal_code === '200')?.id,
         gst: (await one(id, 'tax_rate', 'INPUT2')).id,
@@ -781,6 +786,183 @@ describe('Xero sync', () => {
       expect(books().get('Invoices', String(approved.platform_id))?.Status).toBe('AUTHORISED');
     });
 
+    it('creates, updates and deletes an invoice as a Xero ACCREC invoice; voids an approved one; refuses what Xero cannot hold', async () => {
+      const r = await refs();
+      standin.resetCounters();
+      const response = await send('POST', '/accounting/invoices', {
+        invoice: {
+          customer_id: r.customer,
+          issue_date: '2025-05-01T00:00:00.000Z',
+          due_date: '2025-05-31T00:00:00.000Z',
+          document_number: 'LP-INV-1',
+          memo: 'May retainer',
+          line_items: [
+            { account_id: r.sales, total_amount: 115, sub_total: 100, tax_amount: 15, tax_rate_id: r.gst, description: 'Retainer' },
+            { account_id: r.sales, total_amount: 20, description: 'Expenses' },
+          ],
+        },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      const invoice = json(response).invoice as Json;
+      expect(books().get('Invoices', String(invoice.platform_id))).toMatchObject({
+        Type: 'ACCREC',
+        Status: 'AUTHORISED',
+        InvoiceNumber: 'LP-INV-1',
+        Reference: 'May retainer',
+        Total: 135,
+        TotalTax: 15,
+        LineAmountTypes: 'Exclusive',
+      });
+      expect(standin.requests.filter((x) => x.method === 'PUT').map((x) => [x.path, x.idempotencyKey])).toEqual([
+        ['/api.xro/2.0/Invoices', jobIdOf(response)],
+      ]);
+      expect(invoice).toMatchObject({
+        status: 'open',
+        customer_id: r.customer,
+        document_number: 'LP-INV-1',
+        memo: 'May retainer',
+        total_amount: 135,
+        tax_amount: 15,
+        amount_due: 135,
+        issue_date: '2025-05-01T00:00:00.000Z',
+        line_items: [
+          { account_id: r.sales, tax_rate_id: r.gst, total_amount: 115, tax_amount: 15, description: 'Retainer' },
+          { account_id: r.sales, tax_rate_id: null, total_amount: 20, description: 'Expenses' },
+        ],
+      });
+      expect(json(await send('GET', `/accounting/invoices/${String(invoice.id)}`)).invoice).toEqual(invoice);
+
+      const updated = await send('PATCH', `/accounting/invoices/${String(invoice.id)}`, { invoice: { memo: 'May retainer (revised)' } });
+      expect(updated.statusCode, updated.body).toBe(200);
+      expect(json(updated).invoice).toMatchObject({ id: invoice.id, memo: 'May retainer (revised)', total_amount: 135 });
+      expect(books().get('Invoices', String(invoice.platform_id))?.Reference).toBe('May retainer (revised)');
+
+      // Approved: DELETE is refused with Xero's rule, PATCH status void voids it.
+      const refused = await send('DELETE', `/accounting/invoices/${String(invoice.id)}`);
+      expect(errorBody(refused)).toMatchObject({ error_code: 'PLATFORM_BAD_REQUEST' });
+      expect(errorBody(refused).error_message).toContain('Void an approved invoice with PATCH status void');
+      const voided = await send('PATCH', `/accounting/invoices/${String(invoice.id)}`, { invoice: { status: 'void' } });
+      expect(json(voided).invoice).toMatchObject({ id: invoice.id, status: 'void' });
+      expect(books().get('Invoices', String(invoice.platform_id))?.Status).toBe('VOIDED');
+
+      const draft = json(
+        await send('POST', '/accounting/invoices', {
+          invoice: { customer_id: r.customer, issue_date: '2025-05-02', status: 'draft', line_items: [{ account_id: r.sales, total_amount: 40 }] },
+        }),
+      ).invoice as Json;
+      expect(draft).toMatchObject({ status: 'draft', total_amount: 40 });
+      const gone = await send('DELETE', `/accounting/invoices/${String(draft.id)}`);
+      expect(json(gone)).toEqual({ code: 'deleted', success: true });
+      expect(books().get('Invoices', String(draft.platform_id))?.Status).toBe('DELETED');
+      expect((await send('GET', `/accounting/invoices/${String(draft.id)}`)).statusCode).toBe(410);
+
+      // Fields a Xero invoice cannot hold: a 400 naming each, nothing sent.
+      const writesToXero = () => standin.requests.filter((q) => q.method !== 'GET').length;
+      const before = writesToXero();
+      const base = { customer_id: r.customer, issue_date: '2025-05-03', line_items: [{ account_id: r.sales, total_amount: 5 }] };
+      for (const [field, extra] of [
+        ['account_id', { account_id: r.sales }],
+        ['additional_fields', { additional_fields: {} }],
+      ] as const) {
+        const answer = await send('POST', '/accounting/invoices', { invoice: { ...base, ...extra } });
+        expect([answer.statusCode, errorBody(answer).error_metadata?.field], answer.body).toEqual([400, field]);
+      }
+      expect(writesToXero()).toBe(before);
+    });
+
+    it('pays an invoice and a bill as Xero Payments, deletes a payment, and refuses what a Xero payment cannot hold', async () => {
+      const r = await refs();
+      const bankAccount = list('Accounts').find((a) => a.Type === 'BANK' && a.Status === 'ACTIVE');
+      const bank = (await one(c.connection.id, 'account', bankAccount?.AccountID)).id;
+      const lines = (account: unknown) => [{ account_id: account, total_amount: 100 }];
+      const invoice = json(
+        await send('POST', '/accounting/invoices', { invoice: { customer_id: r.customer, issue_date: '2025-06-01', line_items: lines(r.sales) } }),
+      ).invoice as Json;
+      const pay = (amount: number, extra: Json = {}) =>
+        send('POST', '/accounting/invoice_payments', {
+          invoice_payment: {
+            customer_id: r.customer,
+            account_id: bank,
+            transaction_date: '2025-06-05',
+            reference: 'Cheque 12',
+            linked_invoices: [{ id: invoice.id, allocated_amount: amount }],
+            ...extra,
+          },
+        });
+      standin.resetCounters();
+      const first = await pay(40);
+      expect(first.statusCode, first.body).toBe(200);
+      const payment = json(first).invoice_payment as Json;
+      expect(standin.requests.filter((x) => x.method === 'PUT').map((x) => [x.path, x.idempotencyKey])).toEqual([
+        ['/api.xro/2.0/Payments', jobIdOf(first)],
+      ]);
+      expect(books().get('Payments', String(payment.platform_id))).toMatchObject({
+        PaymentType: 'ACCRECPAYMENT',
+        Status: 'AUTHORISED',
+        Amount: 40,
+        Reference: 'Cheque 12',
+        Account: { AccountID: bankAccount?.AccountID },
+        Invoice: { InvoiceID: invoice.platform_id },
+      });
+      expect(payment).toMatchObject({
+        customer_id: r.customer,
+        account_id: bank,
+        reference: 'Cheque 12',
+        linked_invoices: [{ id: invoice.id, allocated_amount: 40 }],
+      });
+      expect(books().get('Invoices', String(invoice.platform_id))).toMatchObject({ AmountPaid: 40, AmountDue: 60, Status: 'AUTHORISED' });
+      const rest = json(await pay(60)).invoice_payment as Json;
+      expect(books().get('Invoices', String(invoice.platform_id))).toMatchObject({ AmountDue: 0, Status: 'PAID' });
+
+      // Deleting a payment is Xero's Status DELETED; the invoice owes it again.
+      const deleted = await send('DELETE', `/accounting/invoice_payments/${String(rest.id)}`);
+      expect(json(deleted)).toEqual({ code: 'deleted', success: true });
+      expect(books().get('Payments', String(rest.platform_id))?.Status).toBe('DELETED');
+      expect(books().get('Invoices', String(invoice.platform_id))).toMatchObject({ AmountDue: 60, Status: 'AUTHORISED' });
+      expect((await send('GET', `/accounting/invoice_payments/${String(rest.id)}`)).statusCode).toBe(410);
+      const patch = await send('PATCH', `/accounting/invoice_payments/${String(payment.id)}`, { invoice_payment: { memo: 'x' } });
+      expect([patch.statusCode, errorBody(patch).error_code]).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+
+      const bill = json(
+        await send('POST', '/accounting/bills', { bill: { vendor_id: r.vendor, issue_date: '2025-06-01', line_items: lines(r.expense) } }),
+      ).bill as Json;
+      const billPayment = await send('POST', '/accounting/bill_payments', {
+        bill_payment: {
+          vendor_id: r.vendor,
+          account_id: bank,
+          transaction_date: '2025-06-06',
+          linked_bills: [{ id: bill.id, allocated_amount: 100 }],
+        },
+      });
+      expect(billPayment.statusCode, billPayment.body).toBe(200);
+      expect(json(billPayment).bill_payment).toMatchObject({ vendor_id: r.vendor, linked_bills: [{ id: bill.id, allocated_amount: 100 }] });
+      expect(books().get('Invoices', String(bill.platform_id))).toMatchObject({ AmountDue: 0, Status: 'PAID' });
+
+      // What a Xero payment cannot hold: a 400 naming the field, nothing written.
+      const writesToXero = () => standin.requests.filter((q) => q.method !== 'GET').length;
+      const before = writesToXero();
+      const other = list('Invoices').find((i) => i.Type === 'ACCREC' && i.Status === 'AUTHORISED' && i.InvoiceID !== invoice.platform_id);
+      const otherId = (await one(c.connection.id, 'invoice', other?.InvoiceID)).id;
+      for (const [field, extra] of [
+        ['memo', { memo: 'x' }],
+        ['currency_code', { currency_code: 'NZD' }],
+        [
+          'linked_invoices',
+          {
+            linked_invoices: [
+              { id: invoice.id, allocated_amount: 1 },
+              { id: otherId, allocated_amount: 1 },
+            ],
+          },
+        ],
+        ['customer_id', { linked_invoices: [{ id: otherId, allocated_amount: 1 }] }],
+      ] as const) {
+        const answer = await pay(1, extra);
+        expect([answer.statusCode, errorBody(answer).error_metadata?.field], answer.body).toEqual([400, field]);
+      }
+      expect(writesToXero()).toBe(before);
+    });
+
     it('retries a create after a 500 with the same Idempotency-Key and makes one bill', async () => {
       const r = await refs();
       const before = list('Invoices').length;
@@ -876,6 +1058,64 @@ describe('Xero sync', () => {
       const duplicate = await send('POST', '/accounting/customers', { customer: { customer_name: 'Katherine Warren' } });
       expect(duplicate.statusCode).toBe(409);
       expect(errorBody(duplicate)).toMatchObject({ error_code: 'DUPLICATE_VALUE_CONFLICT', error_metadata: { duplicate_property: 'customer_name' } });
+    });
+
+    it('creates and updates a vendor as a Xero contact; a website (read-only in Xero) is refused, a name in use is a duplicate', async () => {
+      const writesToXero = () => standin.requests.filter((q) => q.method !== 'GET').length;
+      const response = await send('POST', '/accounting/vendors', {
+        vendor: { vendor_name: 'Ledgerport Supplies', contact_name: 'Grace Hopper', email: 'ap@supplies.example', currency_code: 'NZD' },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      const vendor = json(response).vendor as Json;
+      expect(vendor).toMatchObject({
+        vendor_name: 'Ledgerport Supplies',
+        display_name: 'Ledgerport Supplies',
+        contact_name: 'Grace Hopper',
+        email: 'ap@supplies.example',
+        currency_codes: ['NZD'],
+        status: 'active',
+      });
+      expect(books().get('Contacts', String(vendor.platform_id))).toMatchObject({
+        Name: 'Ledgerport Supplies',
+        FirstName: 'Grace',
+        LastName: 'Hopper',
+        EmailAddress: 'ap@supplies.example',
+        DefaultCurrency: 'NZD',
+        ContactStatus: 'ACTIVE',
+      });
+      const put = standin.requests.filter((q) => q.method === 'PUT' && q.path === '/api.xro/2.0/Contacts').at(-1);
+      expect(put?.idempotencyKey).toBe(jobIdOf(response));
+
+      const updated = await send('PATCH', `/accounting/vendors/${String(vendor.id)}`, {
+        vendor: { email: 'bills@supplies.example', status: 'archived' },
+      });
+      expect(updated.statusCode, updated.body).toBe(200);
+      expect(json(updated).vendor).toMatchObject({
+        id: vendor.id,
+        email: 'bills@supplies.example',
+        vendor_name: 'Ledgerport Supplies',
+        status: 'archived',
+      });
+      expect(books().get('Contacts', String(vendor.platform_id))).toMatchObject({
+        EmailAddress: 'bills@supplies.example',
+        ContactStatus: 'ARCHIVED',
+      });
+
+      const before = writesToXero();
+      for (const [method, path, body] of [
+        ['POST', '/accounting/vendors', { vendor: { vendor_name: 'Web Supplies', website: 'https://web.example' } }],
+        ['PATCH', `/accounting/vendors/${String(vendor.id)}`, { vendor: { website: 'https://web.example' } }],
+        ['PATCH', `/accounting/vendors/${String(vendor.id)}`, { vendor: { registration_number: '123' } }],
+      ] as const) {
+        const refused = await send(method, path, body);
+        expect(refused.statusCode, `${method} ${path}`).toBe(400);
+        expect(errorBody(refused).error_metadata, `${method} ${path}`).toMatchObject({ field: Object.keys(body.vendor).at(-1) });
+      }
+      expect(writesToXero()).toBe(before);
+
+      const duplicate = await send('POST', '/accounting/vendors', { vendor: { vendor_name: 'Katherine Warren' } });
+      expect(duplicate.statusCode).toBe(409);
+      expect(errorBody(duplicate)).toMatchObject({ error_code: 'DUPLICATE_VALUE_CONFLICT', error_metadata: { duplicate_property: 'vendor_name' } });
     });
 
     it('keeps a customer it created once the contact receives a bill in Xero, and lists it as a vendor too', async () => {

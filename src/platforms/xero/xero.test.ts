@@ -112,7 +112,7 @@ describe('the Xero connector', () => {
     expect(XERO_SCOPES.split(' ')).toEqual([
       'offline_access',
       'accounting.invoices',
-      'accounting.payments.read',
+      'accounting.payments',
       'accounting.banktransactions.read',
       'accounting.manualjournals',
       'accounting.contacts',
@@ -129,7 +129,7 @@ describe('the Xero connector', () => {
       .filter(([, o]) => o.capabilities.create)
       .map(([t]) => t)
       .sort();
-    expect(writable).toEqual(['bill', 'customer', 'journal_entry']);
+    expect(writable).toEqual(['bill', 'bill_payment', 'customer', 'invoice', 'invoice_payment', 'journal_entry', 'vendor']);
   });
 
   it('reads Xero dates', () => {

@@ -162,7 +162,9 @@ export class XeroBooks extends RecordStore<Collection> {
 
   /** Saves records of a write body one by one, all or nothing as Xero does with summarizeErrors. */
   save(collection: Writable, body: unknown, pathId: string | null, createOnly: boolean): Answer {
-    const items = isObject(body) && Array.isArray(body[collection]) ? (body[collection] as unknown[]).filter(isObject) : [];
+    const listed = isObject(body) && Array.isArray(body[collection]) ? (body[collection] as unknown[]).filter(isObject) : [];
+    // Xero's deletePayment (POST /Payments/{PaymentID}) takes a bare PaymentDelete, {Status: "DELETED"}.
+    const items = collection === 'Payments' && pathId !== null && isObject(body) && !(collection in body) ? [body] : listed;
     const idField = ID_FIELD[collection];
     const saved: Json[] = [];
     for (const item of items) {
@@ -177,7 +179,9 @@ export class XeroBooks extends RecordStore<Collection> {
           ? this.applyInvoice(record, item, existing)
           : collection === 'Contacts'
             ? this.applyContact(record, item, existing)
-            : this.applyJournal(record, item, existing);
+            : collection === 'Payments'
+              ? this.applyPayment(record, item, existing)
+              : this.applyJournal(record, item, existing);
       if (refusal.length > 0) return validationError(refusal, existing === undefined ? {} : { [idField]: id });
       saved.push(record);
     }
@@ -191,6 +195,7 @@ export class XeroBooks extends RecordStore<Collection> {
   private fresh(collection: Writable): Json {
     const id = randomUUID();
     if (collection === 'Invoices') return { InvoiceID: id, ...newInvoice() };
+    if (collection === 'Payments') return { PaymentID: id, CurrencyRate: 1, Status: 'AUTHORISED', HasAccount: true, IsReconciled: false };
     if (collection === 'Contacts') {
       return {
         ContactID: id,
@@ -311,6 +316,67 @@ export class XeroBooks extends RecordStore<Collection> {
       );
     }
     return refusal;
+  }
+
+  /**
+   * A payment of one approved invoice or bill into an account that takes payments (a bank account, or one with
+   * EnablePaymentsToAccount), of no more than is due; a POST with Status DELETED to an existing one deletes it. Either
+   * way the invoice's AmountPaid, AmountDue and Status follow (PAID when nothing is due), as Xero keeps them.
+   */
+  private applyPayment(record: Json, item: Json, existing: Json | undefined): Refusal {
+    if (existing !== undefined) {
+      if (item.Status !== 'DELETED') return ['A payment can only be deleted (Status DELETED)'];
+      if (existing.Status === 'DELETED') return ['This payment has already been deleted'];
+      record.Status = 'DELETED';
+      this.repay(str((existing.Invoice as Json | undefined)?.InvoiceID), (payments) => payments.filter((p) => p.PaymentID !== existing.PaymentID));
+      return [];
+    }
+    const ref = isObject(item.Invoice) ? item.Invoice : {};
+    const invoice = typeof ref.InvoiceID === 'string' ? this.get('Invoices', ref.InvoiceID) : undefined;
+    const accountRef = isObject(item.Account) ? item.Account : {};
+    const account = this.accountFor(accountRef);
+    const amount = typeof item.Amount === 'number' ? item.Amount : 0;
+    const refusal: Refusal = [];
+    if (invoice === undefined) refusal.push('Invoice could not be found');
+    else if (invoice.Status !== 'AUTHORISED') refusal.push('Payment can only be made against Authorised documents');
+    if (account === undefined || (account.Type !== 'BANK' && account.EnablePaymentsToAccount !== true))
+      refusal.push('Account must be valid (a bank account, or one with EnablePaymentsToAccount)');
+    if (amount <= 0) refusal.push('Payment amount must be greater than zero');
+    else if (invoice !== undefined && amount > Number(invoice.AmountDue))
+      refusal.push('Payment amount exceeds the amount outstanding on this document');
+    this.setDate(record, item, 'Date', refusal);
+    if (record.Date === undefined) refusal.push('Date is required');
+    if (refusal.length > 0 || invoice === undefined || account === undefined) return refusal;
+    Object.assign(record, {
+      Amount: amount,
+      BankAmount: amount,
+      PaymentType: invoice.Type === 'ACCPAY' ? 'ACCPAYPAYMENT' : 'ACCRECPAYMENT',
+      Account: { AccountID: account.AccountID, Code: account.Code, Name: account.Name },
+      Invoice: {
+        Type: invoice.Type,
+        InvoiceID: invoice.InvoiceID,
+        InvoiceNumber: invoice.InvoiceNumber,
+        CurrencyCode: invoice.CurrencyCode,
+        Contact: invoice.Contact,
+      },
+      HasValidationErrors: false,
+    });
+    Reflect.deleteProperty(record, 'DateString');
+    if (typeof item.Reference === 'string') record.Reference = item.Reference;
+    if (typeof item.CurrencyRate === 'number') record.CurrencyRate = item.CurrencyRate;
+    const entry = { PaymentID: record.PaymentID, Date: record.Date, Amount: amount, CurrencyRate: 1, HasAccount: false, HasValidationErrors: false };
+    this.repay(str(invoice.InvoiceID), (payments) => [...payments, entry]);
+    return [];
+  }
+
+  /** Changes an invoice's list of payments and what follows from it: amounts, PAID or AUTHORISED, UpdatedDateUTC. */
+  private repay(invoiceId: string, edit: (payments: Json[]) => Json[]): void {
+    if (!this.has('Invoices', invoiceId)) return;
+    this.change('Invoices', invoiceId, (invoice) => {
+      invoice.Payments = edit((invoice.Payments ?? []) as Json[]);
+      computeDocument(invoice, this.all('TaxRates'));
+      if (invoice.Status === 'AUTHORISED' || invoice.Status === 'PAID') invoice.Status = Number(invoice.AmountDue) === 0 ? 'PAID' : 'AUTHORISED';
+    });
   }
 
   private applyJournal(record: Json, item: Json, existing: Json | undefined): Refusal {

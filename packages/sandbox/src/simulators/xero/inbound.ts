@@ -3,7 +3,7 @@
  * vendor when IsSupplier, else a customer) and a manual journal. Only the fields the Xero record carries are sent, so
  * an update patches. A reference SANDBOX cannot resolve (an account code, a contact id) is refused as Xero words it.
  */
-import type { NativeAccount } from '../../native.ts';
+import type { NativeAccount, NativeBill, NativeInvoice } from '../../native.ts';
 import { isRecord, recordsIn } from '../wire.ts';
 import { readFields, textOf } from '../field-table.ts';
 import { idOfUuid } from '../uuid-ids.ts';
@@ -144,5 +144,30 @@ export function journalBody(item: Json, chart: readonly NativeAccount[], creatin
       };
     });
   } else if (creating) refused.push('A manual journal must have at least two lines');
+  return refused.length > 0 ? { refused } : { body: out };
+}
+
+/**
+ * A Payments item as a SANDBOX bill or invoice payment of the one document it names (`doc`, found by the caller from
+ * Invoice.InvoiceID): the document's party, the account by AccountID or Code, Date, Amount and Reference.
+ */
+export function paymentBody(
+  item: Json,
+  doc: { type: 'bill'; record: NativeBill } | { type: 'invoice'; record: NativeInvoice },
+  chart: readonly NativeAccount[],
+): Translated {
+  const refused: string[] = [];
+  const bankId = accountOf(isRecord(item.Account) ? item.Account : {}, chart, refused);
+  const amount = typeof item.Amount === 'number' ? item.Amount : 0;
+  if (amount <= 0) refused.push('Payment amount must be greater than zero');
+  // A payment's Reference is SANDBOX's payment Reference (a document's is its Memo).
+  const out: Body = has(item, 'Reference') ? { Reference: textOf(item.Reference) } : {};
+  if (typeof item.CurrencyRate === 'number') out.ExchangeRate = String(item.CurrencyRate);
+  setDate(out, refused, item, 'Date', 'TxnDate', null);
+  if (!has(item, 'Date')) refused.push('Date is required');
+  const allocation =
+    doc.type === 'bill' ? { BillId: doc.record.Id, Amount: amount.toFixed(2) } : { InvoiceId: doc.record.Id, Amount: amount.toFixed(2) };
+  if (doc.type === 'bill') Object.assign(out, { VendorId: doc.record.VendorId, BankAccountId: bankId, Bills: [allocation] });
+  else Object.assign(out, { CustomerId: doc.record.CustomerId, DepositToAccountId: bankId, Invoices: [allocation] });
   return refused.length > 0 ? { refused } : { body: out };
 }

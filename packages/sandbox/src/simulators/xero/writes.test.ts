@@ -1,6 +1,6 @@
 /**
- * Writes through the real Xero connector's write path land in SANDBOX's books: a bill, a customer and a manual
- * journal are created (and read back through the simulator), a repeat with the same idempotency key applies nothing
+ * Writes through the real Xero connector's write path land in SANDBOX's books: a bill, an invoice, their payments, a customer, a vendor and a
+ * manual journal are created (and read back through the simulator), a repeat with the same idempotency key applies nothing
  * more, a bill is updated and a draft deleted, and SANDBOX's refusals come back as Xero's 400 ValidationException.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,7 +62,7 @@ function writeContext(idempotencyKey: string): WriteContext {
 type Handler = ObjectHandler;
 
 /** The connector's handler of a type, its writes called through it (they are methods of the handler). */
-function handler(type: 'bill' | 'customer' | 'journal_entry') {
+function handler(type: 'bill' | 'customer' | 'journal_entry' | 'vendor' | 'invoice' | 'invoice_payment' | 'bill_payment') {
   const found: Handler | undefined = xeroConnector.objects[type]?.handler;
   if (found === undefined) throw new Error(`the Xero connector does not read ${type}`);
   const missing = (): never => {
@@ -202,6 +202,125 @@ describe('XERO simulator writes through the Xero connector', () => {
     });
     const duplicate = await rejection(customer.create(writeContext('customer-2'), input));
     expect(duplicate).toMatchObject({ kind: 'duplicate', duplicateProperty: 'customer_name' });
+  });
+
+  it('creates a vendor (a Xero contact sent with IsSupplier) as a SANDBOX vendor once per idempotency key, and updates it', async () => {
+    const input = { vendor_name: 'Simulated Supplies Ltd', contact_name: 'Grace Hopper', email: 'ap@supplies.example', currency_code: 'GBP' };
+    const vendor = handler('vendor');
+    const vendorsBefore = (await books.all('vendor')).length;
+    const customersBefore = (await books.all('customer')).length;
+    const created = await vendor.create(writeContext('vendor-1'), input);
+    expect(vendor.map(created, writeContext('read'))).toMatchObject({ vendor_name: 'Simulated Supplies Ltd', contact_name: 'Grace Hopper' });
+    expect((await vendor.create(writeContext('vendor-1'), input)).platformId).toBe(created.platformId);
+    expect((await books.all('vendor')).length).toBe(vendorsBefore + 1);
+    expect((await books.all('customer')).length).toBe(customersBefore);
+    expect(await books.get('vendor', sandboxIdOf(created.platformId) ?? '')).toMatchObject({
+      DisplayName: 'Simulated Supplies Ltd',
+      ContactName: 'Grace Hopper',
+      Email: 'ap@supplies.example',
+    });
+    const updated = await vendor.update(writeContext('vendor-1-update'), created.platformId, { email: 'bills@supplies.example' });
+    expect(vendor.map(updated, writeContext('read'))).toMatchObject({ vendor_name: 'Simulated Supplies Ltd', email: 'bills@supplies.example' });
+    expect(await books.get('vendor', sandboxIdOf(created.platformId) ?? '')).toMatchObject({ Email: 'bills@supplies.example' });
+  });
+
+  it('creates a sales invoice through the connector (ACCREC), updates and voids it, and deletes a draft one', async () => {
+    const customer = (await books.all('customer'))[2];
+    const income = (await books.all('account')).find((a) => a.Type === 'Income' && a.Status === 'Active');
+    if (customer === undefined || income === undefined) throw new Error('no books');
+    const invoice = handler('invoice');
+    const input = {
+      customer_id: ref('customer', customer.Id),
+      issue_date: '2025-06-12T00:00:00.000Z',
+      due_date: '2025-07-12T00:00:00.000Z',
+      document_number: 'SIM-INV-1',
+      memo: 'June work',
+      line_items: [{ account_id: ref('account', income.Id), description: 'Consulting', total_amount: 300 }],
+    };
+    const created = await invoice.create(writeContext('invoice-1'), input);
+    expect(invoice.map(created, writeContext('read'))).toMatchObject({
+      document_number: 'SIM-INV-1',
+      memo: 'June work',
+      status: 'open',
+      total_amount: 300,
+      customer_id: ref('customer', customer.Id),
+    });
+    const count = (await books.all('invoice')).length;
+    expect((await invoice.create(writeContext('invoice-1'), input)).platformId).toBe(created.platformId);
+    expect((await books.all('invoice')).length).toBe(count);
+    const id = sandboxIdOf(created.platformId) ?? '';
+    expect(await books.get('invoice', id)).toMatchObject({
+      CustomerId: customer.Id,
+      DocNumber: 'SIM-INV-1',
+      Memo: 'June work',
+      Total: '300.00',
+      Status: 'Open',
+    });
+
+    const updated = await invoice.update(writeContext('invoice-1-update'), created.platformId, { memo: 'June work (revised)' });
+    expect(invoice.map(updated, writeContext('read'))).toMatchObject({ memo: 'June work (revised)', total_amount: 300 });
+    // An approved invoice is voided, never deleted, as in Xero.
+    expect(await rejection(invoice.delete(writeContext('invoice-1-delete'), created.platformId))).toMatchObject({ kind: 'bad_request' });
+    await invoice.update(writeContext('invoice-1-void'), created.platformId, { status: 'void' });
+    expect(await books.get('invoice', id)).toMatchObject({ Status: 'Void' });
+
+    const draft = await invoice.create(writeContext('invoice-draft'), { ...input, document_number: 'SIM-INV-2', status: 'draft' });
+    await invoice.delete(writeContext('invoice-draft-delete'), draft.platformId);
+    expect(await books.get('invoice', sandboxIdOf(draft.platformId) ?? '')).toBeNull();
+  });
+
+  it('pays an invoice and a bill through the connector (Xero Payments) as SANDBOX payments, and deletes a payment', async () => {
+    const customer = (await books.all('customer'))[3];
+    const vendor = (await books.all('vendor'))[2];
+    const income = (await books.all('account')).find((a) => a.Type === 'Income' && a.Status === 'Active');
+    const bank = (await books.all('account')).find((a) => a.Type === 'Bank' && a.Status === 'Active');
+    if (customer === undefined || vendor === undefined || income === undefined || bank === undefined) throw new Error('no books');
+    const account = await expenseAccount();
+    const invoice = await handler('invoice').create(writeContext('pay-invoice'), {
+      customer_id: ref('customer', customer.Id),
+      issue_date: '2025-06-12T00:00:00.000Z',
+      line_items: [{ account_id: ref('account', income.Id), total_amount: 250 }],
+    });
+    const payments = handler('invoice_payment');
+    const input = {
+      customer_id: ref('customer', customer.Id),
+      account_id: ref('account', bank.Id),
+      transaction_date: '2025-06-14T00:00:00.000Z',
+      reference: 'SIM-PAY-1',
+      linked_invoices: [{ id: ref('invoice', sandboxIdOf(invoice.platformId) ?? ''), allocated_amount: 100 }],
+    };
+    const paid = await payments.create(writeContext('payment-1'), input);
+    expect((await payments.create(writeContext('payment-1'), input)).platformId).toBe(paid.platformId);
+    const paymentId = sandboxIdOf(paid.platformId) ?? '';
+    expect(await books.get('invoice_payment', paymentId)).toMatchObject({
+      CustomerId: customer.Id,
+      DepositToAccountId: bank.Id,
+      TxnDate: '2025-06-14',
+      Reference: 'SIM-PAY-1',
+      Amount: '100.00',
+    });
+    expect(await books.get('invoice', sandboxIdOf(invoice.platformId) ?? '')).toMatchObject({ AmountDue: '150.00' });
+    await payments.delete(writeContext('payment-1-delete'), paid.platformId);
+    expect(await books.get('invoice_payment', paymentId)).toBeNull();
+    expect(await books.get('invoice', sandboxIdOf(invoice.platformId) ?? '')).toMatchObject({ AmountDue: '250.00' });
+
+    const bill = await handler('bill').create(writeContext('pay-bill'), {
+      vendor_id: ref('vendor', vendor.Id),
+      issue_date: '2025-06-12T00:00:00.000Z',
+      line_items: [{ account_id: ref('account', account), total_amount: 80 }],
+    });
+    const billPaid = await handler('bill_payment').create(writeContext('bill-payment-1'), {
+      vendor_id: ref('vendor', vendor.Id),
+      account_id: ref('account', bank.Id),
+      transaction_date: '2025-06-14T00:00:00.000Z',
+      linked_bills: [{ id: ref('bill', sandboxIdOf(bill.platformId) ?? ''), allocated_amount: 80 }],
+    });
+    expect(await books.get('bill_payment', sandboxIdOf(billPaid.platformId) ?? '')).toMatchObject({
+      VendorId: vendor.Id,
+      BankAccountId: bank.Id,
+      Amount: '80.00',
+    });
+    expect(await books.get('bill', sandboxIdOf(bill.platformId) ?? '')).toMatchObject({ AmountDue: '0.00', Status: 'Paid' });
   });
 
   it('posts a manual journal', async () => {

@@ -1,5 +1,5 @@
 /**
- * The writes the Xero connector makes: PUT creates, POST creates or updates (the record named by the path or by its id
+ * The writes the Xero connector makes (invoices, contacts, manual journals, payments): PUT creates, POST creates or updates (the record named by the path or by its id
  * field), a Status of DELETED deletes. Each record becomes one SANDBOX write, applied once per Idempotency-Key (the
  * n-th record of a body under `<key>:<n>`), and is answered as a read renders it. SANDBOX's refusals are Xero's 400.
  * Records of one body are written one by one: a refusal stops the rest, but those before it stay (Xero refuses a
@@ -13,11 +13,11 @@ import { isRecord, recordsIn } from '../wire.ts';
 import { idOfUuid, uuidOfId } from '../uuid-ids.ts';
 import { envelope, notFound, validationError } from './answers.ts';
 import { COLLECTIONS } from './collections.ts';
-import { contactBody, invoiceBody, journalBody, type Translated } from './inbound.ts';
+import { contactBody, invoiceBody, journalBody, paymentBody, type Translated } from './inbound.ts';
 import { XeroView, type Json } from './view.ts';
 
 /** The lists the connector writes. */
-export const WRITABLE_LISTS = ['Invoices', 'Contacts', 'ManualJournals'] as const;
+export const WRITABLE_LISTS = ['Invoices', 'Contacts', 'ManualJournals', 'Payments'] as const;
 export type WritableList = (typeof WRITABLE_LISTS)[number];
 
 /** The SANDBOX type of an existing record, from its id's prefix. */
@@ -38,6 +38,7 @@ async function targetOf(view: XeroView, list: WritableList, item: Json, id: stri
     const type = creating ? (item.IsSupplier === true ? 'vendor' : 'customer') : typeOfId(id, ['customer', 'vendor']);
     return type === null ? null : { type, id, translated: contactBody(item, creating) };
   }
+  if (list === 'Payments') return paymentTarget(view, item, id);
   if (list === 'ManualJournals')
     return creating || typeOfId(id, ['journal_entry']) !== null
       ? { type: 'journal_entry', id, translated: journalBody(item, chart, creating) }
@@ -45,6 +46,31 @@ async function targetOf(view: XeroView, list: WritableList, item: Json, id: stri
   const type = creating ? (item.Type === 'ACCPAY' ? 'bill' : item.Type === 'ACCREC' ? 'invoice' : null) : typeOfId(id, ['bill', 'invoice']);
   if (type === null) return creating ? { type: 'bill', id, translated: { refused: ['Invoice Type must be ACCPAY or ACCREC'] } } : null;
   return { type, id, translated: invoiceBody(item, type === 'bill' ? 'VendorId' : 'CustomerId', chart, creating) };
+}
+
+/**
+ * A payment of the one bill or invoice its Invoice names (a SANDBOX bill or invoice payment with that allocation), or
+ * the deletion of one (Xero's POST of Status DELETED; nothing else of a payment changes). A SANDBOX payment of several
+ * documents is read as several Xero payments: only the first, which carries its id, can be deleted, and deletes it whole.
+ */
+async function paymentTarget(view: XeroView, item: Json, id: string | null): Promise<Target | null> {
+  if (id !== null) {
+    const type = id.includes('/') ? null : typeOfId(id, ['bill_payment', 'invoice_payment']);
+    if (type === null) return null;
+    return {
+      type,
+      id,
+      translated: item.Status === 'DELETED' ? { body: {}, delete: true } : { refused: ['A payment can only be deleted (Status DELETED)'] },
+    };
+  }
+  const invoice = isRecord(item.Invoice) ? item.Invoice : {};
+  const docId = typeof invoice.InvoiceID === 'string' ? idOfUuid(invoice.InvoiceID) : null;
+  const bill = docId === null ? undefined : (await view.all('bill')).find((b) => b.Id === docId);
+  const sale = docId === null || bill !== undefined ? undefined : (await view.all('invoice')).find((i) => i.Id === docId);
+  const chart = await view.all('account');
+  if (bill !== undefined) return { type: 'bill_payment', id, translated: paymentBody(item, { type: 'bill', record: bill }, chart) };
+  if (sale !== undefined) return { type: 'invoice_payment', id, translated: paymentBody(item, { type: 'invoice', record: sale }, chart) };
+  return { type: 'invoice_payment', id, translated: { refused: ['Invoice could not be found'] } };
 }
 
 /** Xero's words for SANDBOX's refusal of a contact name already in use. */
@@ -68,7 +94,9 @@ export async function saveRecords(
   createOnly: boolean,
 ): Promise<SimulatorAnswer> {
   const body = request.body;
-  const items = isRecord(body) ? recordsIn(body[list]) : [];
+  // Xero's deletePayment (POST /Payments/{PaymentID}) takes a bare PaymentDelete, {Status: "DELETED"}.
+  const bare = list === 'Payments' && pathId !== null && isRecord(body) && !(list in body);
+  const items = bare ? [body] : isRecord(body) ? recordsIn(body[list]) : [];
   if (items.length === 0) return validationError([`The request has no ${list}`]);
   const key = request.headers['idempotency-key'];
   const idField = COLLECTIONS[list].idField;
