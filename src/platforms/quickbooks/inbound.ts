@@ -13,14 +13,14 @@ import { dateOnly, exactDifference, has, invalid, link, list, wholeCents, type I
 const present = (value: unknown): boolean => value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0);
 
 /** Refuses fields QuickBooks Online cannot hold when they carry a value. */
-function refuse(input: Input, fields: readonly string[], prefix = ''): void {
+export function refuse(input: Input, fields: readonly string[], prefix = ''): void {
   for (const field of fields) {
     if (has(input, field) && present(input[field])) throw invalid(`${prefix}${field}`, 'QuickBooks Online has no such field; leave it out or null.');
   }
 }
 
 /** A QBO ReferenceType to the platform id behind a service id; undefined for null or absent. */
-async function ref(ctx: ConnectorContext, type: UnifiedObjectType, value: unknown, field: string): Promise<{ value: string } | undefined> {
+export async function ref(ctx: ConnectorContext, type: UnifiedObjectType, value: unknown, field: string): Promise<{ value: string } | undefined> {
   const id = await link(ctx, type, value, field);
   return id === undefined ? undefined : { value: id };
 }
@@ -32,7 +32,7 @@ type Written = 'text' | 'date' | UnifiedObjectType;
  * Copies the fields present in the input. QBO clears text with an empty string, not null; a null date or link is left
  * out (a sparse update cannot clear one).
  */
-async function copy(
+export async function copy(
   ctx: ConnectorContext,
   input: Input,
   out: Native,
@@ -53,22 +53,22 @@ async function copy(
 }
 
 /** A text field of the (schema-validated) input; '' for null. */
-function str(value: unknown): string {
+export function str(value: unknown): string {
   return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
 }
 
 /** Qty × UnitPrice in cents, as QBO computes a line's Amount. */
-const round2 = (value: number): number => Math.round(value * 100) / 100;
+export const round2 = (value: number): number => Math.round(value * 100) / 100;
 
-function numberOf(value: unknown, field: string): number {
+export function numberOf(value: unknown, field: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid(field, 'must be a number');
   return value;
 }
 
 /** QBO keeps amounts in cents: more decimals are refused, not rounded. */
-const amountOf = (value: unknown, field: string): number => wholeCents(numberOf(value, field), field);
+export const amountOf = (value: unknown, field: string): number => wholeCents(numberOf(value, field), field);
 
-function copyCurrency(input: Input, out: Native): void {
+export function copyCurrency(input: Input, out: Native): void {
   if (has(input, 'currency_code') && typeof input.currency_code === 'string') out.CurrencyRef = { value: input.currency_code };
   if (has(input, 'currency_rate') && input.currency_rate !== null) {
     const rate = Number(input.currency_rate);
@@ -78,7 +78,7 @@ function copyCurrency(input: Input, out: Native): void {
 }
 
 /** An expense line: item lines post to the item's expense account (account_id is then not sent). */
-async function billLine(ctx: ConnectorContext, line: Input, n: number): Promise<{ line: Native; department: string | undefined }> {
+export async function billLine(ctx: ConnectorContext, line: Input, n: number): Promise<{ line: Native; department: string | undefined }> {
   const at = `line_items[${n}].`;
   refuse(line, ['location_id', 'project_id', 'tax_rate_id', 'discount_amount', 'discount_percentage'], at);
   const detail: Native = {};
@@ -175,12 +175,21 @@ export async function journalEntryBody(ctx: ConnectorContext, input: Input): Pro
   return out;
 }
 
-const ADDRESS_KINDS: Readonly<Record<string, string>> = { billing: 'BillAddr', shipping: 'ShipAddr' };
+/** The address types an entity keeps (type → QBO field), and what a refusal of another says. */
+export interface AddressKinds {
+  fields: Readonly<Record<string, string>>;
+  only: string;
+}
 
-function addressBody(entry: Input, n: number): [string, Native] {
+const CUSTOMER_ADDRESSES: AddressKinds = {
+  fields: { billing: 'BillAddr', shipping: 'ShipAddr' },
+  only: 'QuickBooks Online keeps a billing and a shipping address only.',
+};
+
+function addressBody(entry: Input, n: number, kinds: AddressKinds): [string, Native] {
   const kind = entry.type === null || entry.type === undefined ? 'billing' : str(entry.type).toLowerCase();
-  const target = ADDRESS_KINDS[kind];
-  if (target === undefined) throw invalid(`addresses[${n}].type`, 'QuickBooks Online keeps a billing and a shipping address only.');
+  const target = kinds.fields[kind];
+  if (target === undefined) throw invalid(`addresses[${n}].type`, kinds.only);
   const body: Native = {};
   const fields = [
     ['address1', 'Line1'],
@@ -195,15 +204,11 @@ function addressBody(entry: Input, n: number): [string, Native] {
   return [target, body];
 }
 
-export async function customerBody(ctx: ConnectorContext, input: Input): Promise<Native> {
-  refuse(input, ['subsidiary_id', 'subsidiaries', 'registration_number']);
-  const out: Native = {};
-  await copy(ctx, input, out, [
-    ['customer_name', 'DisplayName', 'text'],
-    ['tax_number', 'PrimaryTaxIdentifier', 'text'],
-    ['payment_terms_id', 'SalesTermRef', 'payment_term'],
-    ['parent_id', 'ParentRef', 'customer'],
-  ]);
+/**
+ * What QBO's customers and vendors (name list entries) share: the contact person, email, phone, currency, whether
+ * active, and the addresses of the kinds the entity keeps, one of each.
+ */
+export function contactFields(input: Input, out: Native, kinds: AddressKinds): void {
   if (has(input, 'contact_name')) {
     // QBO keeps a person's given and family name apart: the first word is the given name.
     const [given = '', ...family] = str(input.contact_name).trim().split(/\s+/);
@@ -213,17 +218,29 @@ export async function customerBody(ctx: ConnectorContext, input: Input): Promise
   if (has(input, 'email')) out.PrimaryEmailAddr = { Address: str(input.email) };
   if (has(input, 'phone')) out.PrimaryPhone = { FreeFormNumber: str(input.phone) };
   copyCurrency(input, out);
-  if (out.ParentRef !== undefined) out.Job = true;
   if (has(input, 'status') && input.status !== null) out.Active = input.status !== 'archived';
   if (has(input, 'addresses')) {
     const seen = new Set<string>();
     for (const [n, entry] of list(input, 'addresses').entries()) {
-      const [target, body] = addressBody(entry, n);
+      const [target, body] = addressBody(entry, n, kinds);
       if (seen.has(target)) throw invalid(`addresses[${n}].type`, 'QuickBooks Online keeps one address of each type.');
       seen.add(target);
       out[target] = body;
     }
   }
+}
+
+export async function customerBody(ctx: ConnectorContext, input: Input): Promise<Native> {
+  refuse(input, ['subsidiary_id', 'subsidiaries', 'registration_number']);
+  const out: Native = {};
+  await copy(ctx, input, out, [
+    ['customer_name', 'DisplayName', 'text'],
+    ['tax_number', 'PrimaryTaxIdentifier', 'text'],
+    ['payment_terms_id', 'SalesTermRef', 'payment_term'],
+    ['parent_id', 'ParentRef', 'customer'],
+  ]);
+  contactFields(input, out, CUSTOMER_ADDRESSES);
+  if (out.ParentRef !== undefined) out.Job = true;
   return out;
 }
 

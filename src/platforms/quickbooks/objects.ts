@@ -9,6 +9,7 @@ import { defineObject, type Mapped, type ObjectEntry } from '../objects.ts';
 import { knownBase } from '../readers.ts';
 import { parseEntity } from './contract.ts';
 import { QBO_BASE } from './currencies.ts';
+import { vendorBody } from './inbound-payables.ts';
 import { billBody, classBody, customerBody, departmentBody, itemBody, journalEntryBody, salesReceiptBody, termBody } from './inbound.ts';
 import { mapAttachment, mapDeposit, mapJournalEntry, mapTransfer, isFileAttachable } from './mapping/banking.ts';
 import { day, type MapContext } from './mapping/common.ts';
@@ -104,8 +105,8 @@ export const ENTITIES: readonly EntitySpec[] = [
   entitySpec('vendor', 'Vendor', master.mapVendor, {
     unmapped: ['parent_id', 'registration_number', 'subsidiaries'],
     dataOnly: [...NAME_LIST, 'Mobile', 'Fax', 'AcctNum', 'Balance', 'Vendor1099', 'SyncToken'],
-    // Vendors are not created through us on QBO; DELETE makes one inactive (QBO never deletes a name list entry).
-    write: { deletes: 'deactivate' },
+    // DELETE makes one inactive: QBO never deletes a name list entry.
+    write: { body: vendorBody, deletes: 'deactivate', duplicateProperty: 'vendor_name' },
   }),
   entitySpec('customer', 'Customer', master.mapCustomer, {
     unmapped: ['subsidiary_id', 'registration_number', 'subsidiaries'],

@@ -1081,6 +1081,84 @@ describe('QuickBooks Online writes', () => {
     expectNoViolations();
   });
 
+  it('creates a vendor, changes it sparsely, deletes it by making it inactive, and reports a duplicate display name on vendor_name', async () => {
+    const response = await send('POST', '/accounting/vendors', {
+      vendor: {
+        vendor_name: 'Zed Timber Co',
+        contact_name: 'Zoe Ann Timber',
+        email: 'ap@zedtimber.example',
+        phone: '(650) 555-0199',
+        website: 'https://zedtimber.example',
+        tax_number: '12-3456789',
+        currency_code: 'USD',
+        payment_terms_id: ref(c, 'payment_term', '3'),
+        addresses: [{ type: 'billing', address1: '9 Mill Road', city: 'Eugene', region: 'OR', postal_code: '97401', country: 'US' }],
+      },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const created = json(response).vendor as Json;
+    const platformId = String(created.platform_id);
+    expect(company().find('Vendor', platformId)).toMatchObject({
+      DisplayName: 'Zed Timber Co',
+      GivenName: 'Zoe',
+      FamilyName: 'Ann Timber',
+      PrimaryEmailAddr: { Address: 'ap@zedtimber.example' },
+      PrimaryPhone: { FreeFormNumber: '(650) 555-0199' },
+      WebAddr: { URI: 'https://zedtimber.example' },
+      TaxIdentifier: '12-3456789',
+      TermRef: { value: '3' },
+      CurrencyRef: { value: 'USD' },
+      BillAddr: { Line1: '9 Mill Road', City: 'Eugene', CountrySubDivisionCode: 'OR', PostalCode: '97401', Country: 'US' },
+      Active: true,
+    });
+    expect(created).toMatchObject({
+      vendor_name: 'Zed Timber Co',
+      contact_name: 'Zoe Ann Timber',
+      email: 'ap@zedtimber.example',
+      website: 'https://zedtimber.example',
+      tax_number: '12-3456789',
+      payment_terms_id: ref(c, 'payment_term', '3'),
+      status: 'active',
+      addresses: [expect.objectContaining({ type: 'billing', address1: '9 Mill Road', city: 'Eugene' })],
+    });
+    expect(json(await send('GET', `/accounting/vendors/${String(created.id)}`)).vendor).toEqual(created);
+
+    const changed = await send('PATCH', `/accounting/vendors/${String(created.id)}`, { vendor: { phone: '(650) 555-0123', status: 'archived' } });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(company().find('Vendor', platformId)).toMatchObject({
+      PrimaryPhone: { FreeFormNumber: '(650) 555-0123' },
+      Active: false,
+      DisplayName: 'Zed Timber Co',
+      TaxIdentifier: '12-3456789',
+      SyncToken: '1',
+    });
+    expect(json(changed).vendor).toMatchObject({ phone: '(650) 555-0123', status: 'archived', vendor_name: 'Zed Timber Co' });
+
+    const deleted = await send('DELETE', `/accounting/vendors/${String(created.id)}`);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(company().find('Vendor', platformId)).toMatchObject({ Active: false, SyncToken: '2' });
+
+    // What QBO cannot hold is refused, naming the field, and QBO is not called.
+    const posts = qbo.log.filter((r) => r.method === 'POST' && r.path.endsWith('/vendor')).length;
+    for (const [vendor, field] of [
+      [{ vendor_name: 'Zed Sub', parent_id: ref(c, 'vendor', '46') }, 'parent_id'],
+      [{ vendor_name: 'Zed Reg', registration_number: 'HRB 1234' }, 'registration_number'],
+      [{ vendor_name: 'Zed Ship', addresses: [{ type: 'shipping', address1: '1 Dock St' }] }, 'addresses[0].type'],
+    ] as const) {
+      const refused = await send('POST', '/accounting/vendors', { vendor });
+      expect([refused.statusCode, errorBody(refused).error_metadata?.field], field).toEqual([400, field]);
+    }
+    expect(qbo.log.filter((r) => r.method === 'POST' && r.path.endsWith('/vendor')).length).toBe(posts);
+
+    // A display name is unique across customers, vendors and employees in QBO.
+    const duplicate = await send('POST', '/accounting/vendors', { vendor: { vendor_name: 'Books by Bessie' } });
+    expect(duplicate.statusCode).toBe(409);
+    expect(errorBody(duplicate)).toMatchObject({ error_code: 'DUPLICATE_VALUE_CONFLICT', error_metadata: { duplicate_property: 'vendor_name' } });
+    expect(qbo.violations.splice(0).map((v) => v.reason)).toEqual([
+      expect.stringContaining('Another customer, vendor or employee is already using this name (Books by Bessie)'),
+    ]);
+  });
+
   it('creates an item, changes it sparsely, archives it for a DELETE QBO does not have, and reports a duplicate name on name', async () => {
     const response = await send('POST', '/accounting/items', {
       item: {

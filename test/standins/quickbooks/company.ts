@@ -132,10 +132,12 @@ export class Company {
       const debits = lines(record).filter((line) => isJson(line.JournalEntryLineDetail) && line.JournalEntryLineDetail.PostingType === 'Debit');
       record.TotalAmt = debits.reduce((sum, line) => sum + cents(line.Amount), 0) / 100;
     }
-    if (entity === 'Customer') {
-      record.FullyQualifiedName = record.DisplayName;
+    if (entity === 'Customer' || entity === 'Vendor') {
       record.Active ??= true;
       record.Balance ??= 0;
+    }
+    if (entity === 'Customer') {
+      record.FullyQualifiedName = record.DisplayName;
       record.BalanceWithJobs ??= 0;
       if (isJson(record.ParentRef)) {
         record.Job = true;
@@ -152,7 +154,7 @@ export class Company {
       if (typeof line.Id !== 'string' && line.DetailType !== 'SubTotalLineDetail') line.Id = String(i + 1);
     });
     // Transactions and names are in the home currency unless they say otherwise.
-    if (record.CurrencyRef === undefined && ['Customer', 'Bill', 'JournalEntry', 'SalesReceipt'].includes(entity))
+    if (record.CurrencyRef === undefined && ['Customer', 'Vendor', 'Bill', 'JournalEntry', 'SalesReceipt'].includes(entity))
       record.CurrencyRef = { value: 'USD', name: 'United States Dollar' };
   }
 

@@ -4,7 +4,7 @@
  * (contract-schemas.json): only the fields the entity has, with their types. Then what QBO's reference says beyond the
  * schema, checked on the record as it would be stored (after a sparse update is merged): the fields a record needs,
  * the line details each entity's lines may have and what those need, references to live records of the company, a
- * journal entry's balance, and a customer name no other customer, vendor or employee has.
+ * journal entry's balance, and a customer or vendor name no other customer, vendor or employee has.
  */
 import { recordsIn } from '../../../packages/sandbox/src/simulators/wire.ts';
 import { JsonSchemaContract } from '../kit/json-schemas.ts';
@@ -54,6 +54,7 @@ const REQUIRED: Partial<Record<Entity, readonly string[]>> = {
   Bill: ['VendorRef', 'Line', 'Line.Amount'],
   JournalEntry: ['Line', 'Line.Amount'],
   Customer: ['DisplayName'],
+  Vendor: ['DisplayName'],
   Class: ['Name'],
   Department: ['Name'],
   Term: ['Name'],
@@ -74,6 +75,7 @@ const REFERENCES: Readonly<Record<string, Entity>> = {
   APAccountRef: 'Account',
   DepositToAccountRef: 'Account',
   SalesTermRef: 'Term',
+  TermRef: 'Term',
   DepartmentRef: 'Department',
   ClassRef: 'Class',
   CustomerRef: 'Customer',
@@ -189,7 +191,7 @@ export function validate(company: Company, entity: Entity, record: Json): Proble
   return (
     contractProblem(entity, record) ??
     requiredProblem(entity, record) ??
-    (entity === 'Customer' ? duplicateNameProblem(company, record) : null) ??
+    (entity === 'Customer' || entity === 'Vendor' ? duplicateNameProblem(company, record) : null) ??
     (entity === 'Item' ? duplicateItemProblem(company, record) : null) ??
     referenceProblem(company, entity, record, '') ??
     (entity === 'JournalEntry' ? journalProblem(record) : null)

@@ -7,7 +7,10 @@ import { createPlatformHttp } from '../../../../../src/platforms/http.ts';
 import { quickbooksConnector } from '../../../../../src/platforms/quickbooks/index.ts';
 import { checkMappedObject } from '../../../../../src/sync/mapped-check.ts';
 import { createTestDatabase, type TestDatabase } from '../../../../../test/support/database.ts';
+import { UNIFIED_OBJECT_TYPES } from '../../../../../src/model/object-types.ts';
+import { auditBooks, type AuditInput } from '../../audit.ts';
 import { parseCents } from '../../money.ts';
+import type { NativeType } from '../../native.ts';
 import { ROLES } from '../../generator/chart.ts';
 import { SandboxPlatform } from '../../platform.ts';
 import { readAll, testContext, writeContext, type ReadAllResult } from '../../testkit.ts';
@@ -42,6 +45,17 @@ function mapped(type: UnifiedObjectType, raw: Record<string, unknown>): Record<s
   if (handler === undefined) throw new Error(`no ${type} handler`);
   const platformId = String(raw.Id);
   return { id: `${type}:${platformId}`, ...handler.map({ platformId, raw }, ctx), platform_id: platformId };
+}
+
+/** Unified types SANDBOX keeps no books of (they are read from payment platforms only). */
+const NOT_BOOKED: ReadonlySet<string> = new Set(['dispute', 'subscription']);
+const isBooked = (type: UnifiedObjectType): type is UnifiedObjectType & NativeType => !NOT_BOOKED.has(type);
+
+/** What SANDBOX's audit finds wrong in the books now (totals, allocations, ledger against balance sheet): [] when they tie out. */
+async function audit(): Promise<string[]> {
+  const input: AuditInput[] = [];
+  for (const type of UNIFIED_OBJECT_TYPES.filter(isBooked)) for (const raw of await books.all(type)) input.push({ type, raw });
+  return auditBooks(input);
 }
 
 /** A call straight to the simulator's API, as the connector's HTTP would send it. */
@@ -373,6 +387,39 @@ describe('QuickBooks Online simulator, written through the real connector', () =
     expect((await books.all('vendor')).length).toBe(before + 1);
     const vendors = await readAll(quickbooksConnector, ctx, {}, ['vendor']);
     expect(vendors.records.some((r) => r.raw.DisplayName === 'Simulated Vendor Co')).toBe(true);
+  });
+
+  it('creates a vendor through the connector, changes it sparsely and archives it by a DELETE; the books tie out', async () => {
+    const vendors = quickbooksConnector.objects.vendor?.handler;
+    if (vendors?.create === undefined || vendors.update === undefined || vendors.delete === undefined) throw new Error('no vendor writes');
+    const created = await vendors.create(writeContext(ctx, 'qbo-ven-1'), {
+      vendor_name: 'Simulated Timber Ltd',
+      contact_name: 'Tess Timber',
+      email: 'ap@timber.example',
+      website: 'https://timber.example',
+      tax_number: '98-7654321',
+      addresses: [{ type: 'billing', address1: '2 Mill Lane', city: 'Salem', region: 'OR', postal_code: '97301', country: 'US' }],
+    });
+    const id = `VEN-${created.platformId.padStart(6, '0')}`;
+    expect(await books.get('vendor', id)).toMatchObject({
+      DisplayName: 'Simulated Timber Ltd',
+      ContactName: 'Tess Timber',
+      Email: 'ap@timber.example',
+      Website: 'https://timber.example',
+      TaxNumber: '98-7654321',
+      Status: 'Active',
+      Addresses: [{ Kind: 'Billing', Line1: '2 Mill Lane', City: 'Salem' }],
+    });
+    expect(mapped('vendor', created.raw)).toMatchObject({
+      vendor_name: 'Simulated Timber Ltd',
+      contact_name: 'Tess Timber',
+      tax_number: '98-7654321',
+    });
+    const changed = await vendors.update(writeContext(ctx, 'qbo-ven-1u'), created.platformId, { phone: '555-0101' });
+    expect(changed.raw).toMatchObject({ PrimaryPhone: { FreeFormNumber: '555-0101' }, DisplayName: 'Simulated Timber Ltd' });
+    await vendors.delete(writeContext(ctx, 'qbo-ven-1d'), created.platformId);
+    expect((await books.get('vendor', id))?.Status).toBe('Archived');
+    expect(await audit()).toEqual([]);
   });
 
   it('refuses a malformed write with QBO’s 400 Fault', async () => {
