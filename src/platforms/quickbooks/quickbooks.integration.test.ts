@@ -1159,6 +1159,97 @@ describe('QuickBooks Online writes', () => {
     ]);
   });
 
+  it('pays a bill by check from a bank account, changes, voids and deletes the payment; a card account pays by credit card', async () => {
+    const bill = ref(c, 'bill', '126');
+    const balance = (): unknown => company().find('Bill', '126')?.Balance;
+    expect(balance()).toBe(100);
+    const response = await send('POST', '/accounting/bill_payments', {
+      bill_payment: {
+        vendor_id: ref(c, 'vendor', '30'),
+        account_id: ref(c, 'account', '35'),
+        transaction_date: today,
+        document_number: '2044',
+        memo: 'Catalogue run',
+        linked_bills: [{ id: bill, allocated_amount: 60 }],
+      },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const created = json(response).bill_payment as Json;
+    const platformId = String(created.platform_id);
+    expect(company().find('BillPayment', platformId)).toMatchObject({
+      VendorRef: { value: '30' },
+      PayType: 'Check',
+      CheckPayment: { BankAccountRef: { value: '35' } },
+      TxnDate: today,
+      DocNumber: '2044',
+      PrivateNote: 'Catalogue run',
+      TotalAmt: 60,
+      Line: [{ Amount: 60, LinkedTxn: [{ TxnId: '126', TxnType: 'Bill' }] }],
+    });
+    expect(balance()).toBe(40);
+    expect(created).toMatchObject({
+      vendor_id: ref(c, 'vendor', '30'),
+      account_id: ref(c, 'account', '35'),
+      total_amount: 60,
+      reference: '2044',
+      status: 'active',
+      linked_bills: [{ id: bill, allocated_amount: 60 }],
+    });
+
+    const changed = await send('PATCH', `/accounting/bill_payments/${String(created.id)}`, {
+      bill_payment: { memo: 'Catalogue run (part)', linked_bills: [{ id: bill, allocated_amount: 40 }] },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(company().find('BillPayment', platformId)).toMatchObject({ TotalAmt: 40, PrivateNote: 'Catalogue run (part)', SyncToken: '1' });
+    expect(balance()).toBe(60);
+
+    // QBO's void: an update with include=void; the bill is open again and the payment kept, void.
+    const posts = qbo.log.length;
+    const voided = await send('PATCH', `/accounting/bill_payments/${String(created.id)}`, { bill_payment: { status: 'void' } });
+    expect(voided.statusCode, voided.body).toBe(200);
+    expect(qbo.log.slice(posts).some((r) => r.method === 'POST' && r.query.includes('include=void'))).toBe(true);
+    expect(json(voided).bill_payment).toMatchObject({ status: 'void', total_amount: 0 });
+    expect(balance()).toBe(100);
+    const voidWithMore = await send('PATCH', `/accounting/bill_payments/${String(created.id)}`, { bill_payment: { status: 'void', memo: 'x' } });
+    expect([voidWithMore.statusCode, errorBody(voidWithMore).error_metadata?.field]).toEqual([400, 'memo']);
+
+    const deleted = await send('DELETE', `/accounting/bill_payments/${String(created.id)}`);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(company().find('BillPayment', platformId)).toBeNull();
+
+    const card = await send('POST', '/accounting/bill_payments', {
+      bill_payment: {
+        vendor_id: ref(c, 'vendor', '30'),
+        account_id: ref(c, 'account', '41'),
+        transaction_date: today,
+        linked_bills: [{ id: bill, allocated_amount: 25.5 }],
+      },
+    });
+    expect(card.statusCode, card.body).toBe(200);
+    const cardPayment = json(card).bill_payment as Json;
+    expect(company().find('BillPayment', String(cardPayment.platform_id))).toMatchObject({
+      PayType: 'CreditCard',
+      CreditCardPayment: { CCAccountRef: { value: '41' } },
+      TotalAmt: 25.5,
+    });
+    expect(cardPayment).toMatchObject({ account_id: ref(c, 'account', '41'), total_amount: 25.5 });
+    expect(balance()).toBe(74.5);
+
+    // What QBO cannot hold is refused, naming the field, and no payment is sent.
+    const sent = qbo.log.filter((r) => r.method === 'POST' && r.path.endsWith('/billpayment')).length;
+    const base = { vendor_id: ref(c, 'vendor', '30'), transaction_date: today, linked_bills: [{ id: bill, allocated_amount: 1 }] };
+    for (const [payment, field] of [
+      [{ ...base, account_id: ref(c, 'account', '7') }, 'account_id'],
+      [{ ...base, account_id: ref(c, 'account', '35'), document_number: '1', reference: '2' }, 'reference'],
+      [{ ...base, account_id: ref(c, 'account', '35'), additional_fields: {} }, 'additional_fields'],
+    ] as const) {
+      const refused = await send('POST', '/accounting/bill_payments', { bill_payment: payment });
+      expect([refused.statusCode, errorBody(refused).error_metadata?.field], field).toEqual([400, field]);
+    }
+    expect(qbo.log.filter((r) => r.method === 'POST' && r.path.endsWith('/billpayment')).length).toBe(sent);
+    expectNoViolations();
+  });
+
   it('creates an item, changes it sparsely, archives it for a DELETE QBO does not have, and reports a duplicate name on name', async () => {
     const response = await send('POST', '/accounting/items', {
       item: {

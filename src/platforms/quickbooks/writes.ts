@@ -9,7 +9,7 @@
  */
 import type { ObjectHandler, PlatformRecord, WriteContext } from '../connector.ts';
 import { PlatformError } from '../errors.ts';
-import type { Input, Native } from '../inbound.ts';
+import { invalid, type Input, type Native } from '../inbound.ts';
 import { callQbo } from './client.ts';
 import { parseRecord } from './contract.ts';
 
@@ -26,6 +26,8 @@ export interface WriteSpec {
   /** Created only: no update through us (classes, departments and terms, whose updates the API does not serve). */
   createOnly?: true;
   duplicateProperty?: string;
+  /** A PATCH of `status: "void"` alone is QBO's void (an update with include=void: amounts zeroed, the record kept). */
+  voids?: true;
 }
 
 function recordOf(spec: WriteSpec, body: Record<string, unknown>): PlatformRecord {
@@ -51,7 +53,7 @@ async function withSyncToken(
   ctx: WriteContext,
   spec: WriteSpec,
   platformId: string,
-  operation: 'update' | 'delete',
+  operation: 'update' | 'delete' | 'void',
   build: (current: Record<string, unknown>) => Native,
 ): Promise<Record<string, unknown>> {
   for (let attempt = 1; ; attempt++) {
@@ -64,23 +66,37 @@ async function withSyncToken(
   }
 }
 
+/** The query parameters that make a POST of the entity a delete or a void (create and update need none). */
+const OPERATION_QUERY: Readonly<Partial<Record<string, Record<string, string>>>> = {
+  delete: { operation: 'delete' },
+  void: { operation: 'update', include: 'void' },
+};
+
 /** A write of the entity under a request id (QBO answers a repeated one with the first outcome). */
 function post(
   ctx: WriteContext,
   spec: WriteSpec,
-  operation: 'create' | 'update' | 'delete',
+  operation: 'create' | 'update' | 'delete' | 'void',
   body: Native,
   requestId: string,
 ): Promise<Record<string, unknown>> {
+  const query = OPERATION_QUERY[operation];
   return callQbo(ctx, {
     method: 'POST',
     path: resource(spec),
     body,
     operation: `${operation} ${spec.entity}`,
     requestId,
-    ...(operation === 'delete' ? { query: { operation: 'delete' } } : {}),
+    ...(query === undefined ? {} : { query }),
     ...(spec.duplicateProperty === undefined ? {} : { duplicateProperty: spec.duplicateProperty }),
   });
+}
+
+/** QBO's void of a transaction: only its Id and SyncToken go, so nothing else may change with it. */
+function voidRecord(ctx: WriteContext, spec: WriteSpec, platformId: string, patch: Input): Promise<Record<string, unknown>> {
+  const others = Object.keys(patch).filter((field) => field !== 'status');
+  if (others.length > 0) throw invalid(others[0] ?? 'status', 'QuickBooks Online voids a transaction as it is: send status "void" alone.');
+  return withSyncToken(ctx, spec, platformId, 'void', (current) => ({ Id: platformId, SyncToken: current.SyncToken, sparse: true }));
 }
 
 export function writeHandlers(spec: WriteSpec): Pick<ObjectHandler, 'create' | 'update' | 'delete' | 'findCreated'> {
@@ -95,6 +111,7 @@ export function writeHandlers(spec: WriteSpec): Pick<ObjectHandler, 'create' | '
   }
   if (body !== undefined && spec.createOnly !== true) {
     handlers.update = async (ctx, platformId, patch) => {
+      if (spec.voids === true && patch.status === 'void') return recordOf(spec, await voidRecord(ctx, spec, platformId, patch));
       const changes = await body(ctx, patch);
       const answer = await withSyncToken(ctx, spec, platformId, 'update', (current) => ({
         ...changes,

@@ -36,6 +36,15 @@ const lines = (record: Json): Json[] => recordsIn(record.Line);
 
 const cents = (value: unknown): number => (typeof value === 'number' ? Math.round(value * 100) : 0);
 
+/** The bills a payment's lines apply to, with the amount applied to each. */
+function linkedBills(payment: Json): { id: string; cents: number }[] {
+  return lines(payment).flatMap((line) =>
+    recordsIn(line.LinkedTxn)
+      .filter((link) => link.TxnType === 'Bill')
+      .map((link) => ({ id: String(link.TxnId), cents: cents(line.Amount) })),
+  );
+}
+
 /** Name list entities: no transaction date. */
 const NAME_LISTS: ReadonlySet<Entity> = new Set(['Customer', 'Employee', 'Item', 'Vendor', 'Class', 'Department', 'Term']);
 export class Company {
@@ -119,6 +128,22 @@ export class Company {
     }
   }
 
+  /**
+   * A bill's Balance after a bill payment that links it was written, changed, voided or deleted: its total less what
+   * the company's live bill payments apply to it (a voided one has no lines).
+   */
+  private settle(entity: Entity, payments: readonly Json[]): void {
+    if (entity !== 'BillPayment') return;
+    const billIds = new Set(payments.flatMap((payment) => linkedBills(payment).map((link) => link.id)));
+    const applied = this.list('BillPayment').flatMap(linkedBills);
+    for (const id of billIds) {
+      const bill = this.table('Bill').get(id);
+      if (bill === undefined) continue;
+      const paid = applied.filter((link) => link.id === id).reduce((sum, link) => sum + link.cents, 0);
+      bill.Balance = Math.max(0, cents(bill.TotalAmt) - paid) / 100;
+    }
+  }
+
   /** QBO's derived fields of a written record. */
   private derive(entity: Entity, record: Json, before: Json | null): void {
     if (entity === 'Bill') {
@@ -154,7 +179,7 @@ export class Company {
       if (typeof line.Id !== 'string' && line.DetailType !== 'SubTotalLineDetail') line.Id = String(i + 1);
     });
     // Transactions and names are in the home currency unless they say otherwise.
-    if (record.CurrencyRef === undefined && ['Customer', 'Vendor', 'Bill', 'JournalEntry', 'SalesReceipt'].includes(entity))
+    if (record.CurrencyRef === undefined && ['Customer', 'Vendor', 'Bill', 'BillPayment', 'JournalEntry', 'SalesReceipt'].includes(entity))
       record.CurrencyRef = { value: 'USD', name: 'United States Dollar' };
   }
 
@@ -163,6 +188,7 @@ export class Company {
     if (record.TxnDate === undefined && !NAME_LISTS.has(entity)) record.TxnDate = qboTime(this.now()).slice(0, 10);
     this.derive(entity, record, null);
     this.table(entity).set(String(record.Id), record);
+    this.settle(entity, [record]);
     return structuredClone(record);
   }
 
@@ -177,11 +203,14 @@ export class Company {
     next.sparse = false;
     this.derive(entity, next, before);
     this.table(entity).set(String(next.Id), next);
+    this.settle(entity, before === null ? [next] : [before, next]);
     return structuredClone(next);
   }
 
   remove(entity: Entity, id: string): void {
-    if (!this.table(entity).delete(id)) throw new Error(`no ${entity} ${id} in realm ${this.realmId}`);
+    const before = this.table(entity).get(id);
+    if (before === undefined || !this.table(entity).delete(id)) throw new Error(`no ${entity} ${id} in realm ${this.realmId}`);
+    this.settle(entity, [before]);
     const list = this.tombstones.get(entity) ?? [];
     list.push({ Id: id, at: this.now() });
     this.tombstones.set(entity, list);

@@ -32,6 +32,7 @@ export const WRITABLE: ReadonlySet<Entity> = new Set([
   'Department',
   'Term',
   'Vendor',
+  'BillPayment',
 ]);
 /** Entities QBO deletes (names such as Customer and Item are only made inactive). */
 export const DELETABLE: ReadonlySet<Entity> = new Set([
@@ -55,6 +56,8 @@ const REQUIRED: Partial<Record<Entity, readonly string[]>> = {
   JournalEntry: ['Line', 'Line.Amount'],
   Customer: ['DisplayName'],
   Vendor: ['DisplayName'],
+  // Intuit's BillPayment reference: the vendor, how it was paid, the total and a line per bill paid.
+  BillPayment: ['VendorRef', 'PayType', 'TotalAmt', 'Line', 'Line.Amount', 'Line.LinkedTxn'],
   Class: ['Name'],
   Department: ['Name'],
   Term: ['Name'],
@@ -74,6 +77,8 @@ const REFERENCES: Readonly<Record<string, Entity>> = {
   AccountRef: 'Account',
   APAccountRef: 'Account',
   DepositToAccountRef: 'Account',
+  BankAccountRef: 'Account',
+  CCAccountRef: 'Account',
   SalesTermRef: 'Term',
   TermRef: 'Term',
   DepartmentRef: 'Department',
@@ -186,6 +191,45 @@ function duplicateItemProblem(company: Company, record: Json): Problem | null {
   };
 }
 
+/** Where a bill payment's PayType keeps the account it was paid from, and the AccountType that account must have. */
+const PAID_FROM: Readonly<Record<string, { detail: string; ref: string; accountType: string }>> = {
+  Check: { detail: 'CheckPayment', ref: 'BankAccountRef', accountType: 'Bank' },
+  CreditCard: { detail: 'CreditCardPayment', ref: 'CCAccountRef', accountType: 'Credit Card' },
+};
+
+function businessProblem(detail: string, element: string): Problem {
+  return { fault: 'business-validation', detail: `Business Validation Error: ${detail}`, element };
+}
+
+/**
+ * A bill payment's account is in the detail of its PayType and of the matching AccountType; each line pays an open
+ * bill of the payment's vendor (Intuit's BillPayment reference).
+ */
+function billPaymentProblem(company: Company, record: Json): Problem | null {
+  const paidFrom = PAID_FROM[String(record.PayType)];
+  if (paidFrom === undefined) return missing('PayType');
+  const detail = isJson(record[paidFrom.detail]) ? record[paidFrom.detail] : {};
+  const accountRef = isJson(detail) ? detail[paidFrom.ref] : undefined;
+  if (!present(accountRef) || !isJson(accountRef)) return missing(`${paidFrom.detail}.${paidFrom.ref}`);
+  const account = company.find('Account', String(accountRef.value));
+  if (account !== null && account.AccountType !== paidFrom.accountType)
+    return businessProblem(
+      `A ${String(record.PayType)} bill payment is paid from a ${paidFrom.accountType} account.`,
+      `${paidFrom.detail}.${paidFrom.ref}`,
+    );
+  const vendor = isJson(record.VendorRef) ? record.VendorRef.value : undefined;
+  for (const line of lines(record)) {
+    for (const link of recordsIn(line.LinkedTxn)) {
+      const bill = link.TxnType === 'Bill' ? company.find('Bill', String(link.TxnId)) : null;
+      if (bill === null)
+        return { fault: 'invalid-reference', detail: `Invalid Reference Id : Bill ${String(link.TxnId)} does not exist`, element: 'Line.LinkedTxn' };
+      if (!isJson(bill.VendorRef) || bill.VendorRef.value !== vendor)
+        return businessProblem(`Bill ${String(link.TxnId)} is another vendor's.`, 'Line.LinkedTxn');
+    }
+  }
+  return null;
+}
+
 /** The first reason QBO would refuse `record` of `entity` as written, or null. */
 export function validate(company: Company, entity: Entity, record: Json): Problem | null {
   return (
@@ -194,6 +238,7 @@ export function validate(company: Company, entity: Entity, record: Json): Proble
     (entity === 'Customer' || entity === 'Vendor' ? duplicateNameProblem(company, record) : null) ??
     (entity === 'Item' ? duplicateItemProblem(company, record) : null) ??
     referenceProblem(company, entity, record, '') ??
-    (entity === 'JournalEntry' ? journalProblem(record) : null)
+    (entity === 'JournalEntry' ? journalProblem(record) : null) ??
+    (entity === 'BillPayment' ? billPaymentProblem(company, record) : null)
   );
 }

@@ -44,7 +44,12 @@ export interface QboEntity {
   all(books: SimulatorBooks, ctx: RenderContext): Promise<Json[]>;
   get(books: SimulatorBooks, id: string, ctx: RenderContext): Promise<Json | null>;
   /** How a POSTed record becomes a SANDBOX write body; name lists (customers, vendors, items) are made inactive, never deleted. */
-  written?: { body(from: Json, create: boolean): Body; deletable: boolean };
+  written?: {
+    body(from: Json, create: boolean): Body;
+    deletable: boolean;
+    /** The SANDBOX update QBO's void (an update with include=void) is, for the transactions QBO voids. */
+    voided?: Body;
+  };
 }
 
 /** An entity the simulator writes. */
@@ -79,6 +84,11 @@ function listed(name: string, type: NativeType | null, all: QboEntity['all']): Q
   };
 }
 
+/** The SANDBOX ids of the credit card accounts. */
+async function cardAccounts(books: SimulatorBooks): Promise<ReadonlySet<string>> {
+  return new Set((await books.all('account')).filter((a) => a.Type === 'CreditCard').map((a) => a.Id));
+}
+
 export const ENTITIES: readonly QboEntity[] = [
   collection('Account', 'account', account),
   { ...collection('Vendor', 'vendor', vendor), written: { body: vendorBody, deletable: false } },
@@ -102,7 +112,20 @@ export const ENTITIES: readonly QboEntity[] = [
   },
   { ...collection('Bill', 'bill', txn.bill), written: { body: txn.billBody, deletable: true } },
   collection('VendorCredit', 'bill_credit_memo', txn.vendorCredit),
-  collection('BillPayment', 'bill_payment', txn.billPayment),
+  {
+    ...collection('BillPayment', 'bill_payment', txn.billPayment),
+    // Whether a payment is a check or a card payment is told by the type of the account it was paid from.
+    all: async (books, ctx) => {
+      const render = txn.billPaymentFrom(await cardAccounts(books));
+      return (await books.all('bill_payment')).map((r) => ({ ...render(r, ctx), ...entityMeta(r) }));
+    },
+    async get(books, id, ctx) {
+      const found = sandboxId('bill_payment', id);
+      const record = found === null ? null : await books.get('bill_payment', found);
+      return record === null ? null : { ...txn.billPaymentFrom(await cardAccounts(books))(record, ctx), ...entityMeta(record) };
+    },
+    written: { body: txn.billPaymentBody, deletable: true, voided: { Status: 'Voided' } },
+  },
   collection('Invoice', 'invoice', txn.invoice),
   collection('CreditMemo', 'invoice_credit_memo', txn.creditMemo),
   collection('Payment', 'invoice_payment', txn.payment),

@@ -422,6 +422,41 @@ describe('QuickBooks Online simulator, written through the real connector', () =
     expect(await audit()).toEqual([]);
   });
 
+  it('pays a bill through the connector by check and by card, voids and deletes the payments; SANDBOX books them and ties out', async () => {
+    const payments = quickbooksConnector.objects.bill_payment?.handler;
+    if (payments?.create === undefined || payments.update === undefined || payments.delete === undefined) throw new Error('no bill payment writes');
+    const vendors = new Set((await books.all('vendor')).filter((v) => v.Status === 'Active').map((v) => v.Id));
+    const bill = (await books.all('bill')).find((b) => b.Status === 'Open' && vendors.has(b.VendorId) && parseCents(b.AmountDue) >= 1000);
+    const accounts = await books.all('account');
+    const bank = accounts.find((a) => a.Type === 'Bank' && a.Status === 'Active');
+    const card = accounts.find((a) => a.Type === 'CreditCard' && a.Status === 'Active');
+    if (bill === undefined || bank === undefined || card === undefined) throw new Error('no open bill, bank or card account');
+    const qbo = (id: string): string => String(Number(id.split('-')[1]));
+    const due = async (): Promise<string> => (await books.get('bill', bill.Id))?.AmountDue ?? '';
+    const before = await due();
+    const payment = (account: string, key: string) => ({
+      vendor_id: `vendor:${qbo(bill.VendorId)}`,
+      account_id: `account:${qbo(account)}`,
+      transaction_date: bill.TxnDate,
+      currency_code: bill.CurrencyCode,
+      document_number: `SIM-${key}`,
+      linked_bills: [{ id: `bill:${qbo(bill.Id)}`, allocated_amount: 4 }],
+    });
+    const check = await payments.create(writeContext(ctx, 'bp-1'), payment(bank.Id, 'bp-1'));
+    expect(check.raw).toMatchObject({ PayType: 'Check', TotalAmt: 4, DocNumber: 'SIM-bp-1' });
+    const booked = await books.get('bill_payment', `BPAY-${check.platformId.padStart(6, '0')}`);
+    expect(booked).toMatchObject({ BankAccountId: bank.Id, Amount: '4.00', Status: 'Active', LinkedTxns: [{ TxnId: bill.Id, Amount: '4.00' }] });
+    const byCard = await payments.create(writeContext(ctx, 'bp-2'), payment(card.Id, 'bp-2'));
+    expect(byCard.raw).toMatchObject({ PayType: 'CreditCard', CreditCardPayment: { CCAccountRef: { value: qbo(card.Id) } } });
+    expect(mapped('bill_payment', byCard.raw)).toMatchObject({ account_id: `account:${qbo(card.Id)}`, total_amount: 4 });
+    expect(parseCents(await due())).toBe(parseCents(before) - 800);
+    const voided = await payments.update(writeContext(ctx, 'bp-1v'), check.platformId, { status: 'void' });
+    expect(mapped('bill_payment', voided.raw)).toMatchObject({ status: 'void', total_amount: 0 });
+    await payments.delete(writeContext(ctx, 'bp-2d'), byCard.platformId);
+    expect(await due()).toBe(before);
+    expect(await audit()).toEqual([]);
+  });
+
   it('refuses a malformed write with QBO’s 400 Fault', async () => {
     const missing = await call('POST', `/v3/company/${realm()}/bill?requestid=bad-1`, { Line: [] });
     expect(missing.status).toBe(400);

@@ -140,18 +140,30 @@ export const vendorCredit = transaction<NativeVendorCredit>(
   'Void',
 );
 
+const BILL_PAYMENT: FieldTable<NativeBillPayment> = {
+  ...HEADER,
+  ...vendorRef,
+  TotalAmt: ['Amount', money],
+  PayType: fixed('Check'),
+  'CheckPayment.BankAccountRef.value': ['BankAccountId', account],
+  'CheckPayment.PrintStatus': fixed('NotSet'),
+};
+
 export const billPayment = transaction<NativeBillPayment>(
-  {
-    ...HEADER,
-    ...vendorRef,
-    TotalAmt: ['Amount', money],
-    PayType: fixed('Check'),
-    'CheckPayment.BankAccountRef.value': ['BankAccountId', account],
-    'CheckPayment.PrintStatus': fixed('NotSet'),
-  },
+  BILL_PAYMENT,
   (r) => ({ DocNumber: r.DocNumber ?? r.Reference, Line: allocationLines(r.LinkedTxns) }),
   'Voided',
 );
+
+/** A bill payment from one of the `cards` (credit card accounts) is QBO's CreditCard payment (CCAccountRef); any other a check. */
+export function billPaymentFrom(cards: ReadonlySet<string>) {
+  return (r: NativeBillPayment, ctx: { home: string }): Json => {
+    const record = billPayment(r, ctx);
+    if (!cards.has(r.BankAccountId)) return record;
+    const { CheckPayment: _check, ...rest } = record;
+    return { ...rest, PayType: 'CreditCard', CreditCardPayment: { CCAccountRef: ref(r.BankAccountId) } };
+  };
+}
 
 export const invoice = transaction<NativeInvoice>(
   {
@@ -368,5 +380,24 @@ export function salesReceiptBody(from: Json, create: boolean): Body {
         });
       });
   }
+  return out;
+}
+
+/**
+ * A bill payment's write body: the account from the check's or the card payment's detail, DocNumber as SANDBOX's
+ * number, and the bills of its lines with the amounts applied (SANDBOX derives the payment's amount from them).
+ */
+export function billPaymentBody(from: Json, create: boolean): Body {
+  const out = txnBody(BILL_PAYMENT, from, create);
+  delete out.Amount;
+  const card = valueAt(from, ['CreditCardPayment', 'CCAccountRef', 'value']);
+  if (card !== undefined) out.BankAccountId = account.in?.(card);
+  if (typeof from.DocNumber === 'string') out.DocNumber = from.DocNumber;
+  if (Array.isArray(from.Line))
+    out.Bills = recordsIn(from.Line).flatMap((line) =>
+      recordsIn(line.LinkedTxn)
+        .filter((link) => link.TxnType === 'Bill')
+        .map((link) => ({ BillId: refTo('bill').in?.(link.TxnId), Amount: decimalText(line.Amount) })),
+    );
   return out;
 }

@@ -1,6 +1,6 @@
 /**
  * POST /v3/company/{realmId}/{entity}: a create (no Id), an update (Id and SyncToken; sparse or full, both applied as
- * a patch of the fields sent) or, with ?operation=delete, a delete. Each becomes one SANDBOX write under the request's
+ * a patch of the fields sent), with ?operation=delete a delete, or with include=void QBO's void of a transaction. Each becomes one SANDBOX write under the request's
  * `requestid` as idempotency key, so a repeated request id applies once and answers the record again; the answer is
  * the record as a read renders it now.
  */
@@ -31,6 +31,8 @@ export async function write(
   const operation = query.get('operation');
   if (operation !== null && operation !== 'delete' && operation !== 'update') return unsupported(`POST operation=${operation}`, entity.name);
   if (operation === 'delete' && !entity.written.deletable) return unsupported('delete', entity.name);
+  const voiding = query.get('include') === 'void';
+  if (voiding && entity.written.voided === undefined) return unsupported('void', entity.name);
   try {
     if (id === undefined) {
       if (operation === 'delete') return required('Id', 'Id is required to delete');
@@ -46,7 +48,8 @@ export async function write(
       await books.write({ type: entity.type, op: 'delete', id: target, body: {}, idempotencyKey });
       return answer(entity.name, { domain: 'QBO', status: 'Deleted', Id: id });
     }
-    await books.write({ type: entity.type, op: 'update', id: target, body: entity.written.body(body, false), idempotencyKey });
+    const change = voiding ? (entity.written.voided ?? {}) : entity.written.body(body, false);
+    await books.write({ type: entity.type, op: 'update', id: target, body: change, idempotencyKey });
     return await rendered(books, entity, target, ctx);
   } catch (error) {
     if (error instanceof NativeError) return refusal(error);
