@@ -1,5 +1,5 @@
 /**
- * Unified write bodies → QBO request bodies on the payables side beyond bills: vendors and bill payments. Built from the shared pieces
+ * Unified write bodies → QBO request bodies on the payables side beyond bills: vendors, bill payments and vendor credits. Built from the shared pieces
  * of inbound.ts (copy, refuse, the contact fields), with the same rules: only fields present are written, fields QBO
  * has no place for are refused with a 400 naming them.
  */
@@ -7,7 +7,7 @@ import type { ConnectorContext } from '../connector.ts';
 import { has, invalid, link, list, type Input, type Native } from '../inbound.ts';
 import { callQbo } from './client.ts';
 import { parseEntity } from './contract.ts';
-import { amountOf, contactFields, copy, copyCurrency, refuse, str, type AddressKinds } from './inbound.ts';
+import { amountOf, contactFields, copy, copyCurrency, expenseLines, refuse, str, type AddressKinds } from './inbound.ts';
 
 /** The connector reads a vendor's BillAddr only (mapVendor): any other address would not come back. */
 const VENDOR_ADDRESSES: AddressKinds = {
@@ -84,5 +84,30 @@ export async function billPaymentBody(ctx: ConnectorContext, input: Input): Prom
   copyCurrency(input, out);
   if (has(input, 'account_id')) Object.assign(out, await paidFrom(ctx, input.account_id));
   if (has(input, 'linked_bills')) Object.assign(out, await paidBills(ctx, input));
+  return out;
+}
+
+/**
+ * A VendorCredit: a bill's lines (billLine) and header, owed back by the vendor. QBO applies a vendor credit to bills
+ * through a bill payment, not on the credit, and does not void one, so linked_bills and status void are refused.
+ */
+export async function vendorCreditBody(ctx: ConnectorContext, input: Input): Promise<Native> {
+  if (list(input, 'linked_bills').length > 0)
+    throw invalid(
+      'linked_bills',
+      'QuickBooks Online applies a vendor credit to bills through a bill payment, which this connector does not write yet.',
+    );
+  if (has(input, 'status') && input.status !== null && input.status !== 'open')
+    throw invalid('status', 'QuickBooks Online does not void vendor credits; delete the credit instead.');
+  const out: Native = {};
+  await copy(ctx, input, out, [
+    ['vendor_id', 'VendorRef', 'vendor'],
+    ['account_id', 'APAccountRef', 'account'],
+    ['issue_date', 'TxnDate', 'date'],
+    ['document_number', 'DocNumber', 'text'],
+    ['memo', 'PrivateNote', 'text'],
+  ]);
+  copyCurrency(input, out);
+  await expenseLines(ctx, input, out);
   return out;
 }

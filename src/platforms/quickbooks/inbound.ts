@@ -78,7 +78,7 @@ export function copyCurrency(input: Input, out: Native): void {
 }
 
 /** An expense line: item lines post to the item's expense account (account_id is then not sent). */
-export async function billLine(ctx: ConnectorContext, line: Input, n: number): Promise<{ line: Native; department: string | undefined }> {
+async function billLine(ctx: ConnectorContext, line: Input, n: number): Promise<{ line: Native; department: string | undefined }> {
   const at = `line_items[${n}].`;
   refuse(line, ['location_id', 'project_id', 'tax_rate_id', 'discount_amount', 'discount_percentage'], at);
   const detail: Native = {};
@@ -132,17 +132,20 @@ export async function billBody(ctx: ConnectorContext, input: Input): Promise<Nat
     ['memo', 'PrivateNote', 'text'],
   ]);
   copyCurrency(input, out);
-  if (has(input, 'line_items')) {
-    const lines = await Promise.all(list(input, 'line_items').map((line, n) => billLine(ctx, line, n)));
-    // QBO tracks the department on the whole bill: the lines must agree.
-    const departments = new Set(lines.map((l) => l.department).filter((d) => d !== undefined));
-    if (departments.size > 1)
-      throw invalid('line_items[].department_id', 'QuickBooks Online tracks one department per bill; give every line the same department_id.');
-    const [department] = departments;
-    if (department !== undefined) out.DepartmentRef = { value: department };
-    out.Line = lines.map((l) => l.line);
-  }
+  await expenseLines(ctx, input, out);
   return out;
+}
+
+/** The expense lines of a bill or vendor credit, when sent; QBO tracks the department on the whole document, so the lines must agree. */
+export async function expenseLines(ctx: ConnectorContext, input: Input, out: Native): Promise<void> {
+  if (!has(input, 'line_items')) return;
+  const lines = await Promise.all(list(input, 'line_items').map((line, n) => billLine(ctx, line, n)));
+  const departments = new Set(lines.map((l) => l.department).filter((d) => d !== undefined));
+  if (departments.size > 1)
+    throw invalid('line_items[].department_id', 'QuickBooks Online tracks one department per document; give every line the same department_id.');
+  const [department] = departments;
+  if (department !== undefined) out.DepartmentRef = { value: department };
+  out.Line = lines.map((l) => l.line);
 }
 
 export async function journalEntryBody(ctx: ConnectorContext, input: Input): Promise<Native> {

@@ -9,7 +9,7 @@ import { defineObject, type Mapped, type ObjectEntry } from '../objects.ts';
 import { knownBase } from '../readers.ts';
 import { parseEntity } from './contract.ts';
 import { QBO_BASE } from './currencies.ts';
-import { billPaymentBody, vendorBody } from './inbound-payables.ts';
+import { billPaymentBody, vendorBody, vendorCreditBody } from './inbound-payables.ts';
 import { billBody, classBody, customerBody, departmentBody, itemBody, journalEntryBody, salesReceiptBody, termBody } from './inbound.ts';
 import { mapAttachment, mapDeposit, mapJournalEntry, mapTransfer, isFileAttachable } from './mapping/banking.ts';
 import { day, type MapContext } from './mapping/common.ts';
@@ -138,7 +138,11 @@ export const ENTITIES: readonly EntitySpec[] = [
     dataOnly: ['PayType', 'CheckPayment.PrintStatus', 'APAccountRef', 'ProcessBillPayment', ...TXN_ONLY],
     write: { body: billPaymentBody, deletes: 'delete', voids: true },
   }),
-  entitySpec('bill_credit_memo', 'VendorCredit', mapVendorCredit, { dated: true, dataOnly: [...TAXED_LINE, 'GlobalTaxCalculation', ...TXN_ONLY] }),
+  entitySpec('bill_credit_memo', 'VendorCredit', mapVendorCredit, {
+    dated: true,
+    dataOnly: [...TAXED_LINE, 'GlobalTaxCalculation', ...TXN_ONLY],
+    write: { body: vendorCreditBody, deletes: 'delete' },
+  }),
   entitySpec('bank_deposit', 'Deposit', mapDeposit, {
     dated: true,
     unmapped: ['subsidiary_id'],

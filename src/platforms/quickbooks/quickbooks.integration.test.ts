@@ -1250,6 +1250,89 @@ describe('QuickBooks Online writes', () => {
     expectNoViolations();
   });
 
+  it('creates, updates and deletes a bill credit memo as a VendorCredit of expense lines; applying or voiding it here is refused', async () => {
+    const response = await send('POST', '/accounting/bill_credit_memos', {
+      bill_credit_memo: {
+        vendor_id: ref(c, 'vendor', '30'),
+        issue_date: today,
+        document_number: 'VC-77',
+        memo: 'Returned boards',
+        line_items: [
+          { account_id: ref(c, 'account', '64'), total_amount: 30.25, description: 'Boards', department_id: ref(c, 'department', '1') },
+          {
+            account_id: ref(c, 'account', '80'),
+            total_amount: 10,
+            item: { id: ref(c, 'item', '11'), quantity: 2, unit_amount: 5 },
+            department_id: ref(c, 'department', '1'),
+          },
+        ],
+      },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const created = json(response).bill_credit_memo as Json;
+    const platformId = String(created.platform_id);
+    expect(company().find('VendorCredit', platformId)).toMatchObject({
+      VendorRef: { value: '30' },
+      TxnDate: today,
+      DocNumber: 'VC-77',
+      PrivateNote: 'Returned boards',
+      DepartmentRef: { value: '1' },
+      TotalAmt: 40.25,
+      Balance: 40.25,
+      Line: [
+        {
+          DetailType: 'AccountBasedExpenseLineDetail',
+          Amount: 30.25,
+          Description: 'Boards',
+          AccountBasedExpenseLineDetail: { AccountRef: { value: '64' } },
+        },
+        { DetailType: 'ItemBasedExpenseLineDetail', Amount: 10, ItemBasedExpenseLineDetail: { ItemRef: { value: '11' }, Qty: 2, UnitPrice: 5 } },
+      ],
+    });
+    expect(created).toMatchObject({
+      vendor_id: ref(c, 'vendor', '30'),
+      document_number: 'VC-77',
+      total_amount: 40.25,
+      remaining_amount: 40.25,
+      status: 'open',
+      memo: 'Returned boards',
+    });
+
+    const changed = await send('PATCH', `/accounting/bill_credit_memos/${String(created.id)}`, {
+      bill_credit_memo: { memo: 'Returned boards (part)', line_items: [{ account_id: ref(c, 'account', '64'), total_amount: 12 }] },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(company().find('VendorCredit', platformId)).toMatchObject({
+      TotalAmt: 12,
+      PrivateNote: 'Returned boards (part)',
+      DocNumber: 'VC-77',
+      SyncToken: '1',
+    });
+    expect(json(changed).bill_credit_memo).toMatchObject({ total_amount: 12, memo: 'Returned boards (part)' });
+
+    // QBO applies a vendor credit through a bill payment and never voids one: refused, naming the field, nothing sent.
+    const sent = qbo.log.filter((r) => r.method === 'POST' && r.path.endsWith('/vendorcredit')).length;
+    for (const [patch, field] of [
+      [{ linked_bills: [{ id: ref(c, 'bill', '108'), allocated_amount: 1 }] }, 'linked_bills'],
+      [{ status: 'void' }, 'status'],
+      [{ line_items: [{ account_id: ref(c, 'account', '64'), total_amount: 1, tax_rate_id: ref(c, 'tax_rate', '3') }] }, 'line_items[0].tax_rate_id'],
+    ] as const) {
+      const refused = await send('PATCH', `/accounting/bill_credit_memos/${String(created.id)}`, { bill_credit_memo: patch });
+      expect([refused.statusCode, errorBody(refused).error_metadata?.field], field).toEqual([400, field]);
+    }
+    // A credit application is an update of the memo's linked_bills where the platform has no endpoint of its own.
+    const application = await send('POST', '/accounting/bill_credit_applications', {
+      bill_credit_application: { bill_credit_memo_id: String(created.id), linked_bills: [{ id: ref(c, 'bill', '126'), allocated_amount: 1 }] },
+    });
+    expect([application.statusCode, errorBody(application).error_metadata?.field], application.body).toEqual([400, 'linked_bills']);
+    expect(qbo.log.filter((r) => r.method === 'POST' && r.path.endsWith('/vendorcredit')).length).toBe(sent);
+
+    const deleted = await send('DELETE', `/accounting/bill_credit_memos/${String(created.id)}`);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(company().find('VendorCredit', platformId)).toBeNull();
+    expectNoViolations();
+  });
+
   it('creates an item, changes it sparsely, archives it for a DELETE QBO does not have, and reports a duplicate name on name', async () => {
     const response = await send('POST', '/accounting/items', {
       item: {

@@ -146,7 +146,7 @@ export class Company {
 
   /** QBO's derived fields of a written record. */
   private derive(entity: Entity, record: Json, before: Json | null): void {
-    if (entity === 'Bill') {
+    if (entity === 'Bill' || entity === 'VendorCredit') {
       const total = lines(record).reduce((sum, line) => sum + cents(line.Amount), 0);
       const paid = before === null ? 0 : cents(before.TotalAmt) - cents(before.Balance);
       record.TotalAmt = total / 100;
@@ -179,7 +179,10 @@ export class Company {
       if (typeof line.Id !== 'string' && line.DetailType !== 'SubTotalLineDetail') line.Id = String(i + 1);
     });
     // Transactions and names are in the home currency unless they say otherwise.
-    if (record.CurrencyRef === undefined && ['Customer', 'Vendor', 'Bill', 'BillPayment', 'JournalEntry', 'SalesReceipt'].includes(entity))
+    if (
+      record.CurrencyRef === undefined &&
+      ['Customer', 'Vendor', 'Bill', 'BillPayment', 'VendorCredit', 'JournalEntry', 'SalesReceipt'].includes(entity)
+    )
       record.CurrencyRef = { value: 'USD', name: 'United States Dollar' };
   }
 

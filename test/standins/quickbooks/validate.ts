@@ -33,6 +33,7 @@ export const WRITABLE: ReadonlySet<Entity> = new Set([
   'Term',
   'Vendor',
   'BillPayment',
+  'VendorCredit',
 ]);
 /** Entities QBO deletes (names such as Customer and Item are only made inactive). */
 export const DELETABLE: ReadonlySet<Entity> = new Set([
@@ -56,6 +57,7 @@ const REQUIRED: Partial<Record<Entity, readonly string[]>> = {
   JournalEntry: ['Line', 'Line.Amount'],
   Customer: ['DisplayName'],
   Vendor: ['DisplayName'],
+  VendorCredit: ['VendorRef', 'Line', 'Line.Amount'],
   // Intuit's BillPayment reference: the vendor, how it was paid, the total and a line per bill paid.
   BillPayment: ['VendorRef', 'PayType', 'TotalAmt', 'Line', 'Line.Amount', 'Line.LinkedTxn'],
   Class: ['Name'],
@@ -68,6 +70,7 @@ const REQUIRED: Partial<Record<Entity, readonly string[]>> = {
 /** The DetailType each entity's lines may have, and the fields of that detail a line needs. */
 const LINE_DETAILS: Partial<Record<Entity, Readonly<Record<string, readonly string[]>>>> = {
   Bill: { AccountBasedExpenseLineDetail: ['AccountRef'], ItemBasedExpenseLineDetail: ['ItemRef'] },
+  VendorCredit: { AccountBasedExpenseLineDetail: ['AccountRef'], ItemBasedExpenseLineDetail: ['ItemRef'] },
   JournalEntry: { JournalEntryLineDetail: ['PostingType', 'AccountRef'] },
   SalesReceipt: { SalesItemLineDetail: ['ItemRef'] },
 };

@@ -111,7 +111,7 @@ export const ENTITIES: readonly QboEntity[] = [
     },
   },
   { ...collection('Bill', 'bill', txn.bill), written: { body: txn.billBody, deletable: true } },
-  collection('VendorCredit', 'bill_credit_memo', txn.vendorCredit),
+  { ...collection('VendorCredit', 'bill_credit_memo', txn.vendorCredit), written: { body: txn.vendorCreditBody, deletable: true } },
   {
     ...collection('BillPayment', 'bill_payment', txn.billPayment),
     // Whether a payment is a check or a card payment is told by the type of the account it was paid from.

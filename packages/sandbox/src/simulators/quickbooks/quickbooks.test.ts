@@ -457,6 +457,29 @@ describe('QuickBooks Online simulator, written through the real connector', () =
     expect(await audit()).toEqual([]);
   });
 
+  it('creates, changes and deletes a vendor credit through the connector; SANDBOX books it against payables and ties out', async () => {
+    const credits = quickbooksConnector.objects.bill_credit_memo?.handler;
+    if (credits?.create === undefined || credits.update === undefined || credits.delete === undefined) throw new Error('no vendor credit writes');
+    const { vendor, account } = await someIds();
+    const created = await credits.create(writeContext(ctx, 'qbo-vc-1'), {
+      vendor_id: vendor,
+      issue_date: '2026-01-14T00:00:00.000Z',
+      document_number: 'SIM-VC-1',
+      line_items: [{ account_id: account, total_amount: 45.5, description: 'Returned goods' }],
+    });
+    expect(created.raw).toMatchObject({ DocNumber: 'SIM-VC-1', TotalAmt: 45.5, Balance: 45.5 });
+    const id = `VCR-${created.platformId.padStart(6, '0')}`;
+    expect(await books.get('bill_credit_memo', id)).toMatchObject({ Total: '45.50', Remaining: '45.50', Status: 'Open' });
+    const changed = await credits.update(writeContext(ctx, 'qbo-vc-1u'), created.platformId, {
+      memo: 'Part returned',
+      line_items: [{ account_id: account, total_amount: 20 }],
+    });
+    expect(mapped('bill_credit_memo', changed.raw)).toMatchObject({ total_amount: 20, remaining_amount: 20, memo: 'Part returned' });
+    await credits.delete(writeContext(ctx, 'qbo-vc-1d'), created.platformId);
+    expect(await books.get('bill_credit_memo', id)).toBeNull();
+    expect(await audit()).toEqual([]);
+  });
+
   it('refuses a malformed write with QBO’s 400 Fault', async () => {
     const missing = await call('POST', `/v3/company/${realm()}/bill?requestid=bad-1`, { Line: [] });
     expect(missing.status).toBe(400);

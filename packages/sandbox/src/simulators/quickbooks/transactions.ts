@@ -134,8 +134,15 @@ export const bill = transaction<NativeBill>(
   'Void',
 );
 
+const VENDOR_CREDIT: FieldTable<NativeVendorCredit> = {
+  ...DOCUMENT,
+  ...vendorRef,
+  'APAccountRef.value': ['APAccountId', account],
+  Balance: ['Remaining', money],
+};
+
 export const vendorCredit = transaction<NativeVendorCredit>(
-  { ...DOCUMENT, ...vendorRef, 'APAccountRef.value': ['APAccountId', account], Balance: ['Remaining', money] },
+  VENDOR_CREDIT,
   (r) => ({ DepartmentRef: departmentOf(r.Lines), Line: expenseLines(r.Lines) }),
   'Void',
 );
@@ -347,12 +354,18 @@ function billLine(line: Json, department: unknown): Body {
   });
 }
 
-export function billBody(from: Json, create: boolean): Body {
-  const out = txnBody(BILL, from, create);
-  const department = isRecord(from.DepartmentRef) ? refTo('department').in?.(from.DepartmentRef.value) : undefined;
-  if (Array.isArray(from.Line)) out.Lines = recordsIn(from.Line).map((line) => billLine(line, department));
-  return out;
+/** The write body of a document of expense lines (a bill, a vendor credit): its table read backwards and its lines. */
+function expenseBody<R>(table: FieldTable<R>) {
+  return (from: Json, create: boolean): Body => {
+    const out = txnBody(table, from, create);
+    const department = isRecord(from.DepartmentRef) ? refTo('department').in?.(from.DepartmentRef.value) : undefined;
+    if (Array.isArray(from.Line)) out.Lines = recordsIn(from.Line).map((line) => billLine(line, department));
+    return out;
+  };
 }
+
+export const billBody = expenseBody(BILL);
+export const vendorCreditBody = expenseBody(VENDOR_CREDIT);
 
 export function journalEntryBody(from: Json, create: boolean): Body {
   const out = txnBody(JOURNAL_ENTRY, from, create);
