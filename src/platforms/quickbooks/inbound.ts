@@ -58,9 +58,9 @@ export function str(value: unknown): string {
 }
 
 /** Qty × UnitPrice in cents, as QBO computes a line's Amount. */
-const round2 = (value: number): number => Math.round(value * 100) / 100;
+export const round2 = (value: number): number => Math.round(value * 100) / 100;
 
-function numberOf(value: unknown, field: string): number {
+export function numberOf(value: unknown, field: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid(field, 'must be a number');
   return value;
 }
@@ -132,17 +132,20 @@ export async function billBody(ctx: ConnectorContext, input: Input): Promise<Nat
     ['memo', 'PrivateNote', 'text'],
   ]);
   copyCurrency(input, out);
-  if (has(input, 'line_items')) {
-    const lines = await Promise.all(list(input, 'line_items').map((line, n) => billLine(ctx, line, n)));
-    // QBO tracks the department on the whole bill: the lines must agree.
-    const departments = new Set(lines.map((l) => l.department).filter((d) => d !== undefined));
-    if (departments.size > 1)
-      throw invalid('line_items[].department_id', 'QuickBooks Online tracks one department per bill; give every line the same department_id.');
-    const [department] = departments;
-    if (department !== undefined) out.DepartmentRef = { value: department };
-    out.Line = lines.map((l) => l.line);
-  }
+  await expenseLines(ctx, input, out);
   return out;
+}
+
+/** The expense lines of a bill or vendor credit, when sent; QBO tracks the department on the whole document, so the lines must agree. */
+export async function expenseLines(ctx: ConnectorContext, input: Input, out: Native): Promise<void> {
+  if (!has(input, 'line_items')) return;
+  const lines = await Promise.all(list(input, 'line_items').map((line, n) => billLine(ctx, line, n)));
+  const departments = new Set(lines.map((l) => l.department).filter((d) => d !== undefined));
+  if (departments.size > 1)
+    throw invalid('line_items[].department_id', 'QuickBooks Online tracks one department per document; give every line the same department_id.');
+  const [department] = departments;
+  if (department !== undefined) out.DepartmentRef = { value: department };
+  out.Line = lines.map((l) => l.line);
 }
 
 export async function journalEntryBody(ctx: ConnectorContext, input: Input): Promise<Native> {
@@ -175,12 +178,21 @@ export async function journalEntryBody(ctx: ConnectorContext, input: Input): Pro
   return out;
 }
 
-const ADDRESS_KINDS: Readonly<Record<string, string>> = { billing: 'BillAddr', shipping: 'ShipAddr' };
+/** The address types an entity keeps (type → QBO field), and what a refusal of another says. */
+export interface AddressKinds {
+  fields: Readonly<Record<string, string>>;
+  only: string;
+}
 
-function addressBody(entry: Input, n: number): [string, Native] {
+const CUSTOMER_ADDRESSES: AddressKinds = {
+  fields: { billing: 'BillAddr', shipping: 'ShipAddr' },
+  only: 'QuickBooks Online keeps a billing and a shipping address only.',
+};
+
+function addressBody(entry: Input, n: number, kinds: AddressKinds): [string, Native] {
   const kind = entry.type === null || entry.type === undefined ? 'billing' : str(entry.type).toLowerCase();
-  const target = ADDRESS_KINDS[kind];
-  if (target === undefined) throw invalid(`addresses[${n}].type`, 'QuickBooks Online keeps a billing and a shipping address only.');
+  const target = kinds.fields[kind];
+  if (target === undefined) throw invalid(`addresses[${n}].type`, kinds.only);
   const body: Native = {};
   const fields = [
     ['address1', 'Line1'],
@@ -195,15 +207,11 @@ function addressBody(entry: Input, n: number): [string, Native] {
   return [target, body];
 }
 
-export async function customerBody(ctx: ConnectorContext, input: Input): Promise<Native> {
-  refuse(input, ['subsidiary_id', 'subsidiaries', 'registration_number']);
-  const out: Native = {};
-  await copy(ctx, input, out, [
-    ['customer_name', 'DisplayName', 'text'],
-    ['tax_number', 'PrimaryTaxIdentifier', 'text'],
-    ['payment_terms_id', 'SalesTermRef', 'payment_term'],
-    ['parent_id', 'ParentRef', 'customer'],
-  ]);
+/**
+ * What QBO's customers and vendors (name list entries) share: the contact person, email, phone, currency, whether
+ * active, and the addresses of the kinds the entity keeps, one of each.
+ */
+export function contactFields(input: Input, out: Native, kinds: AddressKinds): void {
   if (has(input, 'contact_name')) {
     // QBO keeps a person's given and family name apart: the first word is the given name.
     const [given = '', ...family] = str(input.contact_name).trim().split(/\s+/);
@@ -213,17 +221,29 @@ export async function customerBody(ctx: ConnectorContext, input: Input): Promise
   if (has(input, 'email')) out.PrimaryEmailAddr = { Address: str(input.email) };
   if (has(input, 'phone')) out.PrimaryPhone = { FreeFormNumber: str(input.phone) };
   copyCurrency(input, out);
-  if (out.ParentRef !== undefined) out.Job = true;
   if (has(input, 'status') && input.status !== null) out.Active = input.status !== 'archived';
   if (has(input, 'addresses')) {
     const seen = new Set<string>();
     for (const [n, entry] of list(input, 'addresses').entries()) {
-      const [target, body] = addressBody(entry, n);
+      const [target, body] = addressBody(entry, n, kinds);
       if (seen.has(target)) throw invalid(`addresses[${n}].type`, 'QuickBooks Online keeps one address of each type.');
       seen.add(target);
       out[target] = body;
     }
   }
+}
+
+export async function customerBody(ctx: ConnectorContext, input: Input): Promise<Native> {
+  refuse(input, ['subsidiary_id', 'subsidiaries', 'registration_number']);
+  const out: Native = {};
+  await copy(ctx, input, out, [
+    ['customer_name', 'DisplayName', 'text'],
+    ['tax_number', 'PrimaryTaxIdentifier', 'text'],
+    ['payment_terms_id', 'SalesTermRef', 'payment_term'],
+    ['parent_id', 'ParentRef', 'customer'],
+  ]);
+  contactFields(input, out, CUSTOMER_ADDRESSES);
+  if (out.ParentRef !== undefined) out.Job = true;
   return out;
 }
 

@@ -10,6 +10,7 @@ import { knownBase } from '../readers.ts';
 import { parseEntity } from './contract.ts';
 import { QBO_BASE } from './currencies.ts';
 import { invoiceBody, invoicePaymentBody } from './inbound-receivables.ts';
+import { billPaymentBody, vendorBody, vendorCreditBody } from './inbound-payables.ts';
 import { billBody, classBody, customerBody, departmentBody, itemBody, journalEntryBody, salesReceiptBody, termBody } from './inbound.ts';
 import { mapAttachment, mapDeposit, mapJournalEntry, mapTransfer, isFileAttachable } from './mapping/banking.ts';
 import { day, type MapContext } from './mapping/common.ts';
@@ -105,8 +106,8 @@ export const ENTITIES: readonly EntitySpec[] = [
   entitySpec('vendor', 'Vendor', master.mapVendor, {
     unmapped: ['parent_id', 'registration_number', 'subsidiaries'],
     dataOnly: [...NAME_LIST, 'Mobile', 'Fax', 'AcctNum', 'Balance', 'Vendor1099', 'SyncToken'],
-    // Vendors are not created through us on QBO; DELETE makes one inactive (QBO never deletes a name list entry).
-    write: { deletes: 'deactivate' },
+    // DELETE makes one inactive: QBO never deletes a name list entry.
+    write: { body: vendorBody, deletes: 'deactivate', duplicateProperty: 'vendor_name' },
   }),
   entitySpec('customer', 'Customer', master.mapCustomer, {
     unmapped: ['subsidiary_id', 'registration_number', 'subsidiaries'],
@@ -136,8 +137,13 @@ export const ENTITIES: readonly EntitySpec[] = [
   entitySpec('bill_payment', 'BillPayment', mapBillPayment, {
     dated: true,
     dataOnly: ['PayType', 'CheckPayment.PrintStatus', 'APAccountRef', 'ProcessBillPayment', ...TXN_ONLY],
+    write: { body: billPaymentBody, deletes: 'delete', voids: { operation: 'update', include: 'void' } },
   }),
-  entitySpec('bill_credit_memo', 'VendorCredit', mapVendorCredit, { dated: true, dataOnly: [...TAXED_LINE, 'GlobalTaxCalculation', ...TXN_ONLY] }),
+  entitySpec('bill_credit_memo', 'VendorCredit', mapVendorCredit, {
+    dated: true,
+    dataOnly: [...TAXED_LINE, 'GlobalTaxCalculation', ...TXN_ONLY],
+    write: { body: vendorCreditBody, deletes: 'delete' },
+  }),
   entitySpec('bank_deposit', 'Deposit', mapDeposit, {
     dated: true,
     unmapped: ['subsidiary_id'],

@@ -1320,6 +1320,258 @@ describe('QuickBooks Online writes', () => {
     expectNoViolations();
   });
 
+  it('creates a vendor, changes it sparsely, deletes it by making it inactive, and reports a duplicate display name on vendor_name', async () => {
+    const response = await send('POST', '/accounting/vendors', {
+      vendor: {
+        vendor_name: 'Zed Timber Co',
+        contact_name: 'Zoe Ann Timber',
+        email: 'ap@zedtimber.example',
+        phone: '(650) 555-0199',
+        website: 'https://zedtimber.example',
+        tax_number: '12-3456789',
+        currency_code: 'USD',
+        payment_terms_id: ref(c, 'payment_term', '3'),
+        addresses: [{ type: 'billing', address1: '9 Mill Road', city: 'Eugene', region: 'OR', postal_code: '97401', country: 'US' }],
+      },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const created = json(response).vendor as Json;
+    const platformId = String(created.platform_id);
+    expect(company().find('Vendor', platformId)).toMatchObject({
+      DisplayName: 'Zed Timber Co',
+      GivenName: 'Zoe',
+      FamilyName: 'Ann Timber',
+      PrimaryEmailAddr: { Address: 'ap@zedtimber.example' },
+      PrimaryPhone: { FreeFormNumber: '(650) 555-0199' },
+      WebAddr: { URI: 'https://zedtimber.example' },
+      TaxIdentifier: '12-3456789',
+      TermRef: { value: '3' },
+      CurrencyRef: { value: 'USD' },
+      BillAddr: { Line1: '9 Mill Road', City: 'Eugene', CountrySubDivisionCode: 'OR', PostalCode: '97401', Country: 'US' },
+      Active: true,
+    });
+    expect(created).toMatchObject({
+      vendor_name: 'Zed Timber Co',
+      contact_name: 'Zoe Ann Timber',
+      email: 'ap@zedtimber.example',
+      website: 'https://zedtimber.example',
+      tax_number: '12-3456789',
+      payment_terms_id: ref(c, 'payment_term', '3'),
+      status: 'active',
+      addresses: [expect.objectContaining({ type: 'billing', address1: '9 Mill Road', city: 'Eugene' })],
+    });
+    expect(json(await send('GET', `/accounting/vendors/${String(created.id)}`)).vendor).toEqual(created);
+
+    const changed = await send('PATCH', `/accounting/vendors/${String(created.id)}`, { vendor: { phone: '(650) 555-0123', status: 'archived' } });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(company().find('Vendor', platformId)).toMatchObject({
+      PrimaryPhone: { FreeFormNumber: '(650) 555-0123' },
+      Active: false,
+      DisplayName: 'Zed Timber Co',
+      TaxIdentifier: '12-3456789',
+      SyncToken: '1',
+    });
+    expect(json(changed).vendor).toMatchObject({ phone: '(650) 555-0123', status: 'archived', vendor_name: 'Zed Timber Co' });
+
+    const deleted = await send('DELETE', `/accounting/vendors/${String(created.id)}`);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(company().find('Vendor', platformId)).toMatchObject({ Active: false, SyncToken: '2' });
+
+    // What QBO cannot hold is refused, naming the field, and QBO is not called.
+    const posts = qbo.log.filter((r) => r.method === 'POST' && r.path.endsWith('/vendor')).length;
+    for (const [vendor, field] of [
+      [{ vendor_name: 'Zed Sub', parent_id: ref(c, 'vendor', '46') }, 'parent_id'],
+      [{ vendor_name: 'Zed Reg', registration_number: 'HRB 1234' }, 'registration_number'],
+      [{ vendor_name: 'Zed Ship', addresses: [{ type: 'shipping', address1: '1 Dock St' }] }, 'addresses[0].type'],
+    ] as const) {
+      const refused = await send('POST', '/accounting/vendors', { vendor });
+      expect([refused.statusCode, errorBody(refused).error_metadata?.field], field).toEqual([400, field]);
+    }
+    expect(qbo.log.filter((r) => r.method === 'POST' && r.path.endsWith('/vendor')).length).toBe(posts);
+
+    // A display name is unique across customers, vendors and employees in QBO.
+    const duplicate = await send('POST', '/accounting/vendors', { vendor: { vendor_name: 'Books by Bessie' } });
+    expect(duplicate.statusCode).toBe(409);
+    expect(errorBody(duplicate)).toMatchObject({ error_code: 'DUPLICATE_VALUE_CONFLICT', error_metadata: { duplicate_property: 'vendor_name' } });
+    expect(qbo.violations.splice(0).map((v) => v.reason)).toEqual([
+      expect.stringContaining('Another customer, vendor or employee is already using this name (Books by Bessie)'),
+    ]);
+  });
+
+  it('pays a bill by check from a bank account, changes, voids and deletes the payment; a card account pays by credit card', async () => {
+    const bill = ref(c, 'bill', '126');
+    const balance = (): unknown => company().find('Bill', '126')?.Balance;
+    expect(balance()).toBe(100);
+    const response = await send('POST', '/accounting/bill_payments', {
+      bill_payment: {
+        vendor_id: ref(c, 'vendor', '30'),
+        account_id: ref(c, 'account', '35'),
+        transaction_date: today,
+        document_number: '2044',
+        memo: 'Catalogue run',
+        linked_bills: [{ id: bill, allocated_amount: 60 }],
+      },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const created = json(response).bill_payment as Json;
+    const platformId = String(created.platform_id);
+    expect(company().find('BillPayment', platformId)).toMatchObject({
+      VendorRef: { value: '30' },
+      PayType: 'Check',
+      CheckPayment: { BankAccountRef: { value: '35' } },
+      TxnDate: today,
+      DocNumber: '2044',
+      PrivateNote: 'Catalogue run',
+      TotalAmt: 60,
+      Line: [{ Amount: 60, LinkedTxn: [{ TxnId: '126', TxnType: 'Bill' }] }],
+    });
+    expect(balance()).toBe(40);
+    expect(created).toMatchObject({
+      vendor_id: ref(c, 'vendor', '30'),
+      account_id: ref(c, 'account', '35'),
+      total_amount: 60,
+      reference: '2044',
+      status: 'active',
+      linked_bills: [{ id: bill, allocated_amount: 60 }],
+    });
+
+    const changed = await send('PATCH', `/accounting/bill_payments/${String(created.id)}`, {
+      bill_payment: { memo: 'Catalogue run (part)', linked_bills: [{ id: bill, allocated_amount: 40 }] },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(company().find('BillPayment', platformId)).toMatchObject({ TotalAmt: 40, PrivateNote: 'Catalogue run (part)', SyncToken: '1' });
+    expect(balance()).toBe(60);
+
+    // QBO's void: an update with include=void; the bill is open again and the payment kept, void.
+    const posts = qbo.log.length;
+    const voided = await send('PATCH', `/accounting/bill_payments/${String(created.id)}`, { bill_payment: { status: 'void' } });
+    expect(voided.statusCode, voided.body).toBe(200);
+    expect(qbo.log.slice(posts).some((r) => r.method === 'POST' && r.query.includes('include=void'))).toBe(true);
+    expect(json(voided).bill_payment).toMatchObject({ status: 'void', total_amount: 0 });
+    expect(balance()).toBe(100);
+    const voidWithMore = await send('PATCH', `/accounting/bill_payments/${String(created.id)}`, { bill_payment: { status: 'void', memo: 'x' } });
+    expect([voidWithMore.statusCode, errorBody(voidWithMore).error_metadata?.field]).toEqual([400, 'memo']);
+
+    const deleted = await send('DELETE', `/accounting/bill_payments/${String(created.id)}`);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(company().find('BillPayment', platformId)).toBeNull();
+
+    const card = await send('POST', '/accounting/bill_payments', {
+      bill_payment: {
+        vendor_id: ref(c, 'vendor', '30'),
+        account_id: ref(c, 'account', '41'),
+        transaction_date: today,
+        linked_bills: [{ id: bill, allocated_amount: 25.5 }],
+      },
+    });
+    expect(card.statusCode, card.body).toBe(200);
+    const cardPayment = json(card).bill_payment as Json;
+    expect(company().find('BillPayment', String(cardPayment.platform_id))).toMatchObject({
+      PayType: 'CreditCard',
+      CreditCardPayment: { CCAccountRef: { value: '41' } },
+      TotalAmt: 25.5,
+    });
+    expect(cardPayment).toMatchObject({ account_id: ref(c, 'account', '41'), total_amount: 25.5 });
+    expect(balance()).toBe(74.5);
+
+    // What QBO cannot hold is refused, naming the field, and no payment is sent.
+    const sent = qbo.log.filter((r) => r.method === 'POST' && r.path.endsWith('/billpayment')).length;
+    const base = { vendor_id: ref(c, 'vendor', '30'), transaction_date: today, linked_bills: [{ id: bill, allocated_amount: 1 }] };
+    for (const [payment, field] of [
+      [{ ...base, account_id: ref(c, 'account', '7') }, 'account_id'],
+      [{ ...base, account_id: ref(c, 'account', '35'), document_number: '1', reference: '2' }, 'reference'],
+      [{ ...base, account_id: ref(c, 'account', '35'), additional_fields: {} }, 'additional_fields'],
+    ] as const) {
+      const refused = await send('POST', '/accounting/bill_payments', { bill_payment: payment });
+      expect([refused.statusCode, errorBody(refused).error_metadata?.field], field).toEqual([400, field]);
+    }
+    expect(qbo.log.filter((r) => r.method === 'POST' && r.path.endsWith('/billpayment')).length).toBe(sent);
+    expectNoViolations();
+  });
+
+  it('creates, updates and deletes a bill credit memo as a VendorCredit of expense lines; applying or voiding it here is refused', async () => {
+    const response = await send('POST', '/accounting/bill_credit_memos', {
+      bill_credit_memo: {
+        vendor_id: ref(c, 'vendor', '30'),
+        issue_date: today,
+        document_number: 'VC-77',
+        memo: 'Returned boards',
+        line_items: [
+          { account_id: ref(c, 'account', '64'), total_amount: 30.25, description: 'Boards', department_id: ref(c, 'department', '1') },
+          {
+            account_id: ref(c, 'account', '80'),
+            total_amount: 10,
+            item: { id: ref(c, 'item', '11'), quantity: 2, unit_amount: 5 },
+            department_id: ref(c, 'department', '1'),
+          },
+        ],
+      },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const created = json(response).bill_credit_memo as Json;
+    const platformId = String(created.platform_id);
+    expect(company().find('VendorCredit', platformId)).toMatchObject({
+      VendorRef: { value: '30' },
+      TxnDate: today,
+      DocNumber: 'VC-77',
+      PrivateNote: 'Returned boards',
+      DepartmentRef: { value: '1' },
+      TotalAmt: 40.25,
+      Balance: 40.25,
+      Line: [
+        {
+          DetailType: 'AccountBasedExpenseLineDetail',
+          Amount: 30.25,
+          Description: 'Boards',
+          AccountBasedExpenseLineDetail: { AccountRef: { value: '64' } },
+        },
+        { DetailType: 'ItemBasedExpenseLineDetail', Amount: 10, ItemBasedExpenseLineDetail: { ItemRef: { value: '11' }, Qty: 2, UnitPrice: 5 } },
+      ],
+    });
+    expect(created).toMatchObject({
+      vendor_id: ref(c, 'vendor', '30'),
+      document_number: 'VC-77',
+      total_amount: 40.25,
+      remaining_amount: 40.25,
+      status: 'open',
+      memo: 'Returned boards',
+    });
+
+    const changed = await send('PATCH', `/accounting/bill_credit_memos/${String(created.id)}`, {
+      bill_credit_memo: { memo: 'Returned boards (part)', line_items: [{ account_id: ref(c, 'account', '64'), total_amount: 12 }] },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(company().find('VendorCredit', platformId)).toMatchObject({
+      TotalAmt: 12,
+      PrivateNote: 'Returned boards (part)',
+      DocNumber: 'VC-77',
+      SyncToken: '1',
+    });
+    expect(json(changed).bill_credit_memo).toMatchObject({ total_amount: 12, memo: 'Returned boards (part)' });
+
+    // QBO applies a vendor credit through a bill payment and never voids one: refused, naming the field, nothing sent.
+    const sent = qbo.log.filter((r) => r.method === 'POST' && r.path.endsWith('/vendorcredit')).length;
+    for (const [patch, field] of [
+      [{ linked_bills: [{ id: ref(c, 'bill', '108'), allocated_amount: 1 }] }, 'linked_bills'],
+      [{ status: 'void' }, 'status'],
+      [{ line_items: [{ account_id: ref(c, 'account', '64'), total_amount: 1, tax_rate_id: ref(c, 'tax_rate', '3') }] }, 'line_items[0].tax_rate_id'],
+    ] as const) {
+      const refused = await send('PATCH', `/accounting/bill_credit_memos/${String(created.id)}`, { bill_credit_memo: patch });
+      expect([refused.statusCode, errorBody(refused).error_metadata?.field], field).toEqual([400, field]);
+    }
+    // A credit application is an update of the memo's linked_bills where the platform has no endpoint of its own.
+    const application = await send('POST', '/accounting/bill_credit_applications', {
+      bill_credit_application: { bill_credit_memo_id: String(created.id), linked_bills: [{ id: ref(c, 'bill', '126'), allocated_amount: 1 }] },
+    });
+    expect([application.statusCode, errorBody(application).error_metadata?.field], application.body).toEqual([400, 'linked_bills']);
+    expect(qbo.log.filter((r) => r.method === 'POST' && r.path.endsWith('/vendorcredit')).length).toBe(sent);
+
+    const deleted = await send('DELETE', `/accounting/bill_credit_memos/${String(created.id)}`);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(company().find('VendorCredit', platformId)).toBeNull();
+    expectNoViolations();
+  });
+
   it('creates an item, changes it sparsely, archives it for a DELETE QBO does not have, and reports a duplicate name on name', async () => {
     const response = await send('POST', '/accounting/items', {
       item: {

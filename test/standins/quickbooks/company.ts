@@ -37,6 +37,15 @@ const lines = (record: Json): Json[] => recordsIn(record.Line);
 
 const cents = (value: unknown): number => (typeof value === 'number' ? Math.round(value * 100) : 0);
 
+/** The bills a payment's lines apply to, with the amount applied to each. */
+function linkedBills(payment: Json): { id: string; cents: number }[] {
+  return lines(payment).flatMap((line) =>
+    recordsIn(line.LinkedTxn)
+      .filter((link) => link.TxnType === 'Bill')
+      .map((link) => ({ id: String(link.TxnId), cents: cents(line.Amount) })),
+  );
+}
+
 /** Name list entities: no transaction date. */
 const NAME_LISTS: ReadonlySet<Entity> = new Set(['Customer', 'Employee', 'Item', 'Vendor', 'Class', 'Department', 'Term']);
 export class Company {
@@ -175,9 +184,25 @@ export class Company {
     }
   }
 
+  /**
+   * A bill's Balance after a bill payment that links it was written, changed, voided or deleted: its total less what
+   * the company's live bill payments apply to it (a voided one has no lines).
+   */
+  private settle(entity: Entity, payments: readonly Json[]): void {
+    if (entity !== 'BillPayment') return;
+    const billIds = new Set(payments.flatMap((payment) => linkedBills(payment).map((link) => link.id)));
+    const applied = this.list('BillPayment').flatMap(linkedBills);
+    for (const id of billIds) {
+      const bill = this.table('Bill').get(id);
+      if (bill === undefined) continue;
+      const paid = applied.filter((link) => link.id === id).reduce((sum, link) => sum + link.cents, 0);
+      bill.Balance = Math.max(0, cents(bill.TotalAmt) - paid) / 100;
+    }
+  }
+
   /** QBO's derived fields of a written record. */
   private derive(entity: Entity, record: Json, before: Json | null): void {
-    if (entity === 'Bill') {
+    if (entity === 'Bill' || entity === 'VendorCredit') {
       const total = lines(record).reduce((sum, line) => sum + cents(line.Amount), 0);
       const paid = before === null ? 0 : cents(before.TotalAmt) - cents(before.Balance);
       record.TotalAmt = total / 100;
@@ -190,10 +215,12 @@ export class Company {
       const debits = lines(record).filter((line) => isJson(line.JournalEntryLineDetail) && line.JournalEntryLineDetail.PostingType === 'Debit');
       record.TotalAmt = debits.reduce((sum, line) => sum + cents(line.Amount), 0) / 100;
     }
-    if (entity === 'Customer') {
-      record.FullyQualifiedName = record.DisplayName;
+    if (entity === 'Customer' || entity === 'Vendor') {
       record.Active ??= true;
       record.Balance ??= 0;
+    }
+    if (entity === 'Customer') {
+      record.FullyQualifiedName = record.DisplayName;
       record.BalanceWithJobs ??= 0;
       if (isJson(record.ParentRef)) {
         record.Job = true;
@@ -210,7 +237,10 @@ export class Company {
       if (typeof line.Id !== 'string' && line.DetailType !== 'SubTotalLineDetail') line.Id = String(i + 1);
     });
     // Transactions and names are in the home currency unless they say otherwise.
-    if (record.CurrencyRef === undefined && ['Customer', 'Bill', 'JournalEntry', 'SalesReceipt'].includes(entity))
+    if (
+      record.CurrencyRef === undefined &&
+      ['Customer', 'Vendor', 'Bill', 'BillPayment', 'VendorCredit', 'JournalEntry', 'SalesReceipt'].includes(entity)
+    )
       record.CurrencyRef = { value: 'USD', name: 'United States Dollar' };
   }
 
@@ -220,6 +250,7 @@ export class Company {
     this.derive(entity, record, null);
     this.table(entity).set(String(record.Id), record);
     if (entity === 'Payment') this.settlePayment(String(record.Id), null, record);
+    this.settle(entity, [record]);
     return structuredClone(record);
   }
 
@@ -235,13 +266,15 @@ export class Company {
     this.derive(entity, next, before);
     this.table(entity).set(String(next.Id), next);
     if (entity === 'Payment') this.settlePayment(String(next.Id), before, next);
+    this.settle(entity, before === null ? [next] : [before, next]);
     return structuredClone(next);
   }
 
   remove(entity: Entity, id: string): void {
-    const before = this.table(entity).get(id) ?? null;
-    if (!this.table(entity).delete(id)) throw new Error(`no ${entity} ${id} in realm ${this.realmId}`);
+    const before = this.table(entity).get(id);
+    if (before === undefined || !this.table(entity).delete(id)) throw new Error(`no ${entity} ${id} in realm ${this.realmId}`);
     if (entity === 'Payment') this.settlePayment(id, before, null);
+    this.settle(entity, [before]);
     const list = this.tombstones.get(entity) ?? [];
     list.push({ Id: id, at: this.now() });
     this.tombstones.set(entity, list);

@@ -4,7 +4,7 @@
  * (contract-schemas.json): only the fields the entity has, with their types. Then what QBO's reference says beyond the
  * schema, checked on the record as it would be stored (after a sparse update is merged): the fields a record needs,
  * the line details each entity's lines may have and what those need, references to live records of the company, a
- * journal entry's balance, and a customer name no other customer, vendor or employee has.
+ * journal entry's balance, and a customer or vendor name no other customer, vendor or employee has.
  */
 import { recordsIn } from '../../../packages/sandbox/src/simulators/wire.ts';
 import { JsonSchemaContract } from '../kit/json-schemas.ts';
@@ -34,6 +34,8 @@ export const WRITABLE: ReadonlySet<Entity> = new Set([
   'Vendor',
   'Invoice',
   'Payment',
+  'BillPayment',
+  'VendorCredit',
 ]);
 /** Entities QBO deletes (names such as Customer and Item are only made inactive). */
 export const DELETABLE: ReadonlySet<Entity> = new Set([
@@ -63,6 +65,10 @@ const REQUIRED: Partial<Record<Entity, readonly string[]>> = {
   Bill: ['VendorRef', 'Line', 'Line.Amount'],
   JournalEntry: ['Line', 'Line.Amount'],
   Customer: ['DisplayName'],
+  Vendor: ['DisplayName'],
+  VendorCredit: ['VendorRef', 'Line', 'Line.Amount'],
+  // Intuit's BillPayment reference: the vendor, how it was paid, the total and a line per bill paid.
+  BillPayment: ['VendorRef', 'PayType', 'TotalAmt', 'Line', 'Line.Amount', 'Line.LinkedTxn'],
   Class: ['Name'],
   Department: ['Name'],
   Term: ['Name'],
@@ -75,6 +81,7 @@ const REQUIRED: Partial<Record<Entity, readonly string[]>> = {
 /** The DetailType each entity's lines may have, and the fields of that detail a line needs. */
 const LINE_DETAILS: Partial<Record<Entity, Readonly<Record<string, readonly string[]>>>> = {
   Bill: { AccountBasedExpenseLineDetail: ['AccountRef'], ItemBasedExpenseLineDetail: ['ItemRef'] },
+  VendorCredit: { AccountBasedExpenseLineDetail: ['AccountRef'], ItemBasedExpenseLineDetail: ['ItemRef'] },
   JournalEntry: { JournalEntryLineDetail: ['PostingType', 'AccountRef'] },
   SalesReceipt: { SalesItemLineDetail: ['ItemRef'] },
   Invoice: { SalesItemLineDetail: ['ItemRef'] },
@@ -86,7 +93,10 @@ const REFERENCES: Readonly<Record<string, Entity>> = {
   APAccountRef: 'Account',
   ARAccountRef: 'Account',
   DepositToAccountRef: 'Account',
+  BankAccountRef: 'Account',
+  CCAccountRef: 'Account',
   SalesTermRef: 'Term',
+  TermRef: 'Term',
   DepartmentRef: 'Department',
   ClassRef: 'Class',
   CustomerRef: 'Customer',
@@ -238,15 +248,51 @@ function duplicateItemProblem(company: Company, record: Json): Problem | null {
   };
 }
 
+/** Where a bill payment's PayType keeps the account it was paid from, and the AccountType that account must have. */
+const PAID_FROM: Readonly<Record<string, { detail: string; ref: string; accountType: string }>> = {
+  Check: { detail: 'CheckPayment', ref: 'BankAccountRef', accountType: 'Bank' },
+  CreditCard: { detail: 'CreditCardPayment', ref: 'CCAccountRef', accountType: 'Credit Card' },
+};
+
+/**
+ * A bill payment's account is in the detail of its PayType and of the matching AccountType; each line pays an open
+ * bill of the payment's vendor (Intuit's BillPayment reference).
+ */
+function billPaymentProblem(company: Company, record: Json): Problem | null {
+  const paidFrom = PAID_FROM[String(record.PayType)];
+  if (paidFrom === undefined) return missing('PayType');
+  const detail = isJson(record[paidFrom.detail]) ? record[paidFrom.detail] : {};
+  const accountRef = isJson(detail) ? detail[paidFrom.ref] : undefined;
+  if (!present(accountRef) || !isJson(accountRef)) return missing(`${paidFrom.detail}.${paidFrom.ref}`);
+  const account = company.find('Account', String(accountRef.value));
+  if (account !== null && account.AccountType !== paidFrom.accountType)
+    return businessProblem(
+      `A ${String(record.PayType)} bill payment is paid from a ${paidFrom.accountType} account.`,
+      `${paidFrom.detail}.${paidFrom.ref}`,
+    );
+  const vendor = isJson(record.VendorRef) ? record.VendorRef.value : undefined;
+  for (const line of lines(record)) {
+    for (const link of recordsIn(line.LinkedTxn)) {
+      const bill = link.TxnType === 'Bill' ? company.find('Bill', String(link.TxnId)) : null;
+      if (bill === null)
+        return { fault: 'invalid-reference', detail: `Invalid Reference Id : Bill ${String(link.TxnId)} does not exist`, element: 'Line.LinkedTxn' };
+      if (!isJson(bill.VendorRef) || bill.VendorRef.value !== vendor)
+        return businessProblem(`Bill ${String(link.TxnId)} is another vendor's.`, 'Line.LinkedTxn');
+    }
+  }
+  return null;
+}
+
 /** The first reason QBO would refuse `record` of `entity` as written, or null. */
 export function validate(company: Company, entity: Entity, record: Json): Problem | null {
   return (
     contractProblem(entity, record) ??
     requiredProblem(entity, record) ??
-    (entity === 'Customer' ? duplicateNameProblem(company, record) : null) ??
+    (entity === 'Customer' || entity === 'Vendor' ? duplicateNameProblem(company, record) : null) ??
     (entity === 'Item' ? duplicateItemProblem(company, record) : null) ??
     referenceProblem(company, entity, record, '') ??
     (entity === 'JournalEntry' ? journalProblem(record) : null) ??
-    (entity === 'Payment' ? paymentProblem(company, record) : null)
+    (entity === 'Payment' ? paymentProblem(company, record) : null) ??
+    (entity === 'BillPayment' ? billPaymentProblem(company, record) : null)
   );
 }

@@ -84,6 +84,11 @@ function listed(name: string, type: NativeType | null, all: QboEntity['all']): Q
   };
 }
 
+/** The SANDBOX ids of the credit card accounts. */
+async function cardAccounts(books: SimulatorBooks): Promise<ReadonlySet<string>> {
+  return new Set((await books.all('account')).filter((a) => a.Type === 'CreditCard').map((a) => a.Id));
+}
+
 export const ENTITIES: readonly QboEntity[] = [
   collection('Account', 'account', account),
   { ...collection('Vendor', 'vendor', vendor), written: { body: vendorBody, deletable: false } },
@@ -106,8 +111,21 @@ export const ENTITIES: readonly QboEntity[] = [
     },
   },
   { ...collection('Bill', 'bill', txn.bill), written: { body: txn.billBody, deletable: true } },
-  collection('VendorCredit', 'bill_credit_memo', txn.vendorCredit),
-  collection('BillPayment', 'bill_payment', txn.billPayment),
+  { ...collection('VendorCredit', 'bill_credit_memo', txn.vendorCredit), written: { body: txn.vendorCreditBody, deletable: true } },
+  {
+    ...collection('BillPayment', 'bill_payment', txn.billPayment),
+    // Whether a payment is a check or a card payment is told by the type of the account it was paid from.
+    all: async (books, ctx) => {
+      const render = txn.billPaymentFrom(await cardAccounts(books));
+      return (await books.all('bill_payment')).map((r) => ({ ...render(r, ctx), ...entityMeta(r) }));
+    },
+    async get(books, id, ctx) {
+      const found = sandboxId('bill_payment', id);
+      const record = found === null ? null : await books.get('bill_payment', found);
+      return record === null ? null : { ...txn.billPaymentFrom(await cardAccounts(books))(record, ctx), ...entityMeta(record) };
+    },
+    written: { body: txn.billPaymentBody, deletable: true, voids: { how: 'include=void', status: 'Voided' } },
+  },
   {
     ...collection('Invoice', 'invoice', txn.invoice),
     written: { body: txn.invoiceBody, deletable: true, voids: { how: 'operation=void', status: 'Void' } },

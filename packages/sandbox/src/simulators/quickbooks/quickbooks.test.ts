@@ -7,7 +7,10 @@ import { createPlatformHttp } from '../../../../../src/platforms/http.ts';
 import { quickbooksConnector } from '../../../../../src/platforms/quickbooks/index.ts';
 import { checkMappedObject } from '../../../../../src/sync/mapped-check.ts';
 import { createTestDatabase, type TestDatabase } from '../../../../../test/support/database.ts';
+import { UNIFIED_OBJECT_TYPES } from '../../../../../src/model/object-types.ts';
+import { auditBooks, type AuditInput } from '../../audit.ts';
 import { parseCents } from '../../money.ts';
+import type { NativeType } from '../../native.ts';
 import { ROLES } from '../../generator/chart.ts';
 import { SandboxPlatform } from '../../platform.ts';
 import { readAll, testContext, writeContext, type ReadAllResult } from '../../testkit.ts';
@@ -42,6 +45,17 @@ function mapped(type: UnifiedObjectType, raw: Record<string, unknown>): Record<s
   if (handler === undefined) throw new Error(`no ${type} handler`);
   const platformId = String(raw.Id);
   return { id: `${type}:${platformId}`, ...handler.map({ platformId, raw }, ctx), platform_id: platformId };
+}
+
+/** Unified types SANDBOX keeps no books of (they are read from payment platforms only). */
+const NOT_BOOKED: ReadonlySet<string> = new Set(['dispute', 'subscription']);
+const isBooked = (type: UnifiedObjectType): type is UnifiedObjectType & NativeType => !NOT_BOOKED.has(type);
+
+/** What SANDBOX's audit finds wrong in the books now (totals, allocations, ledger against balance sheet): [] when they tie out. */
+async function audit(): Promise<string[]> {
+  const input: AuditInput[] = [];
+  for (const type of UNIFIED_OBJECT_TYPES.filter(isBooked)) for (const raw of await books.all(type)) input.push({ type, raw });
+  return auditBooks(input);
 }
 
 /** A call straight to the simulator's API, as the connector's HTTP would send it. */
@@ -471,6 +485,97 @@ describe('QuickBooks Online simulator, written through the real connector', () =
     expect((await books.all('vendor')).length).toBe(before + 1);
     const vendors = await readAll(quickbooksConnector, ctx, {}, ['vendor']);
     expect(vendors.records.some((r) => r.raw.DisplayName === 'Simulated Vendor Co')).toBe(true);
+  });
+
+  it('creates a vendor through the connector, changes it sparsely and archives it by a DELETE; the books tie out', async () => {
+    const vendors = quickbooksConnector.objects.vendor?.handler;
+    if (vendors?.create === undefined || vendors.update === undefined || vendors.delete === undefined) throw new Error('no vendor writes');
+    const created = await vendors.create(writeContext(ctx, 'qbo-ven-1'), {
+      vendor_name: 'Simulated Timber Ltd',
+      contact_name: 'Tess Timber',
+      email: 'ap@timber.example',
+      website: 'https://timber.example',
+      tax_number: '98-7654321',
+      addresses: [{ type: 'billing', address1: '2 Mill Lane', city: 'Salem', region: 'OR', postal_code: '97301', country: 'US' }],
+    });
+    const id = `VEN-${created.platformId.padStart(6, '0')}`;
+    expect(await books.get('vendor', id)).toMatchObject({
+      DisplayName: 'Simulated Timber Ltd',
+      ContactName: 'Tess Timber',
+      Email: 'ap@timber.example',
+      Website: 'https://timber.example',
+      TaxNumber: '98-7654321',
+      Status: 'Active',
+      Addresses: [{ Kind: 'Billing', Line1: '2 Mill Lane', City: 'Salem' }],
+    });
+    expect(mapped('vendor', created.raw)).toMatchObject({
+      vendor_name: 'Simulated Timber Ltd',
+      contact_name: 'Tess Timber',
+      tax_number: '98-7654321',
+    });
+    const changed = await vendors.update(writeContext(ctx, 'qbo-ven-1u'), created.platformId, { phone: '555-0101' });
+    expect(changed.raw).toMatchObject({ PrimaryPhone: { FreeFormNumber: '555-0101' }, DisplayName: 'Simulated Timber Ltd' });
+    await vendors.delete(writeContext(ctx, 'qbo-ven-1d'), created.platformId);
+    expect((await books.get('vendor', id))?.Status).toBe('Archived');
+    expect(await audit()).toEqual([]);
+  });
+
+  it('pays a bill through the connector by check and by card, voids and deletes the payments; SANDBOX books them and ties out', async () => {
+    const payments = quickbooksConnector.objects.bill_payment?.handler;
+    if (payments?.create === undefined || payments.update === undefined || payments.delete === undefined) throw new Error('no bill payment writes');
+    const vendors = new Set((await books.all('vendor')).filter((v) => v.Status === 'Active').map((v) => v.Id));
+    const bill = (await books.all('bill')).find((b) => b.Status === 'Open' && vendors.has(b.VendorId) && parseCents(b.AmountDue) >= 1000);
+    const accounts = await books.all('account');
+    const bank = accounts.find((a) => a.Type === 'Bank' && a.Status === 'Active');
+    const card = accounts.find((a) => a.Type === 'CreditCard' && a.Status === 'Active');
+    if (bill === undefined || bank === undefined || card === undefined) throw new Error('no open bill, bank or card account');
+    const qbo = (id: string): string => String(Number(id.split('-')[1]));
+    const due = async (): Promise<string> => (await books.get('bill', bill.Id))?.AmountDue ?? '';
+    const before = await due();
+    const payment = (account: string, key: string) => ({
+      vendor_id: `vendor:${qbo(bill.VendorId)}`,
+      account_id: `account:${qbo(account)}`,
+      transaction_date: bill.TxnDate,
+      currency_code: bill.CurrencyCode,
+      document_number: `SIM-${key}`,
+      linked_bills: [{ id: `bill:${qbo(bill.Id)}`, allocated_amount: 4 }],
+    });
+    const check = await payments.create(writeContext(ctx, 'bp-1'), payment(bank.Id, 'bp-1'));
+    expect(check.raw).toMatchObject({ PayType: 'Check', TotalAmt: 4, DocNumber: 'SIM-bp-1' });
+    const booked = await books.get('bill_payment', `BPAY-${check.platformId.padStart(6, '0')}`);
+    expect(booked).toMatchObject({ BankAccountId: bank.Id, Amount: '4.00', Status: 'Active', LinkedTxns: [{ TxnId: bill.Id, Amount: '4.00' }] });
+    const byCard = await payments.create(writeContext(ctx, 'bp-2'), payment(card.Id, 'bp-2'));
+    expect(byCard.raw).toMatchObject({ PayType: 'CreditCard', CreditCardPayment: { CCAccountRef: { value: qbo(card.Id) } } });
+    expect(mapped('bill_payment', byCard.raw)).toMatchObject({ account_id: `account:${qbo(card.Id)}`, total_amount: 4 });
+    expect(parseCents(await due())).toBe(parseCents(before) - 800);
+    const voided = await payments.update(writeContext(ctx, 'bp-1v'), check.platformId, { status: 'void' });
+    expect(mapped('bill_payment', voided.raw)).toMatchObject({ status: 'void', total_amount: 0 });
+    await payments.delete(writeContext(ctx, 'bp-2d'), byCard.platformId);
+    expect(await due()).toBe(before);
+    expect(await audit()).toEqual([]);
+  });
+
+  it('creates, changes and deletes a vendor credit through the connector; SANDBOX books it against payables and ties out', async () => {
+    const credits = quickbooksConnector.objects.bill_credit_memo?.handler;
+    if (credits?.create === undefined || credits.update === undefined || credits.delete === undefined) throw new Error('no vendor credit writes');
+    const { vendor, account } = await someIds();
+    const created = await credits.create(writeContext(ctx, 'qbo-vc-1'), {
+      vendor_id: vendor,
+      issue_date: '2026-01-14T00:00:00.000Z',
+      document_number: 'SIM-VC-1',
+      line_items: [{ account_id: account, total_amount: 45.5, description: 'Returned goods' }],
+    });
+    expect(created.raw).toMatchObject({ DocNumber: 'SIM-VC-1', TotalAmt: 45.5, Balance: 45.5 });
+    const id = `VCR-${created.platformId.padStart(6, '0')}`;
+    expect(await books.get('bill_credit_memo', id)).toMatchObject({ Total: '45.50', Remaining: '45.50', Status: 'Open' });
+    const changed = await credits.update(writeContext(ctx, 'qbo-vc-1u'), created.platformId, {
+      memo: 'Part returned',
+      line_items: [{ account_id: account, total_amount: 20 }],
+    });
+    expect(mapped('bill_credit_memo', changed.raw)).toMatchObject({ total_amount: 20, remaining_amount: 20, memo: 'Part returned' });
+    await credits.delete(writeContext(ctx, 'qbo-vc-1d'), created.platformId);
+    expect(await books.get('bill_credit_memo', id)).toBeNull();
+    expect(await audit()).toEqual([]);
   });
 
   it('refuses a malformed write with QBO’s 400 Fault', async () => {

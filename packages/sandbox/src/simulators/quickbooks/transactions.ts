@@ -134,24 +134,43 @@ export const bill = transaction<NativeBill>(
   'Void',
 );
 
+const VENDOR_CREDIT: FieldTable<NativeVendorCredit> = {
+  ...DOCUMENT,
+  ...vendorRef,
+  'APAccountRef.value': ['APAccountId', account],
+  Balance: ['Remaining', money],
+};
+
 export const vendorCredit = transaction<NativeVendorCredit>(
-  { ...DOCUMENT, ...vendorRef, 'APAccountRef.value': ['APAccountId', account], Balance: ['Remaining', money] },
+  VENDOR_CREDIT,
   (r) => ({ DepartmentRef: departmentOf(r.Lines), Line: expenseLines(r.Lines) }),
   'Void',
 );
 
+const BILL_PAYMENT: FieldTable<NativeBillPayment> = {
+  ...HEADER,
+  ...vendorRef,
+  TotalAmt: ['Amount', money],
+  PayType: fixed('Check'),
+  'CheckPayment.BankAccountRef.value': ['BankAccountId', account],
+  'CheckPayment.PrintStatus': fixed('NotSet'),
+};
+
 export const billPayment = transaction<NativeBillPayment>(
-  {
-    ...HEADER,
-    ...vendorRef,
-    TotalAmt: ['Amount', money],
-    PayType: fixed('Check'),
-    'CheckPayment.BankAccountRef.value': ['BankAccountId', account],
-    'CheckPayment.PrintStatus': fixed('NotSet'),
-  },
+  BILL_PAYMENT,
   (r) => ({ DocNumber: r.DocNumber ?? r.Reference, Line: allocationLines(r.LinkedTxns) }),
   'Voided',
 );
+
+/** A bill payment from one of the `cards` (credit card accounts) is QBO's CreditCard payment (CCAccountRef); any other a check. */
+export function billPaymentFrom(cards: ReadonlySet<string>) {
+  return (r: NativeBillPayment, ctx: { home: string }): Json => {
+    const record = billPayment(r, ctx);
+    if (!cards.has(r.BankAccountId)) return record;
+    const { CheckPayment: _check, ...rest } = record;
+    return { ...rest, PayType: 'CreditCard', CreditCardPayment: { CCAccountRef: ref(r.BankAccountId) } };
+  };
+}
 
 const INVOICE: FieldTable<NativeInvoice> = {
   ...DOCUMENT,
@@ -339,12 +358,18 @@ function billLine(line: Json, department: unknown): Body {
   });
 }
 
-export function billBody(from: Json, create: boolean): Body {
-  const out = txnBody(BILL, from, create);
-  const department = isRecord(from.DepartmentRef) ? refTo('department').in?.(from.DepartmentRef.value) : undefined;
-  if (Array.isArray(from.Line)) out.Lines = recordsIn(from.Line).map((line) => billLine(line, department));
-  return out;
+/** The write body of a document of expense lines (a bill, a vendor credit): its table read backwards and its lines. */
+function expenseBody<R>(table: FieldTable<R>) {
+  return (from: Json, create: boolean): Body => {
+    const out = txnBody(table, from, create);
+    const department = isRecord(from.DepartmentRef) ? refTo('department').in?.(from.DepartmentRef.value) : undefined;
+    if (Array.isArray(from.Line)) out.Lines = recordsIn(from.Line).map((line) => billLine(line, department));
+    return out;
+  };
 }
+
+export const billBody = expenseBody(BILL);
+export const vendorCreditBody = expenseBody(VENDOR_CREDIT);
 
 export function journalEntryBody(from: Json, create: boolean): Body {
   const out = txnBody(JOURNAL_ENTRY, from, create);
@@ -398,5 +423,24 @@ export function paymentBody(from: Json, create: boolean): Body {
         .map((link) => compact({ InvoiceId: refTo('invoice').in?.(link.TxnId), Amount: decimalText(line.Amount) })),
     );
   }
+  return out;
+}
+
+/**
+ * A bill payment's write body: the account from the check's or the card payment's detail, DocNumber as SANDBOX's
+ * number, and the bills of its lines with the amounts applied (SANDBOX derives the payment's amount from them).
+ */
+export function billPaymentBody(from: Json, create: boolean): Body {
+  const out = txnBody(BILL_PAYMENT, from, create);
+  delete out.Amount;
+  const card = valueAt(from, ['CreditCardPayment', 'CCAccountRef', 'value']);
+  if (card !== undefined) out.BankAccountId = account.in?.(card);
+  if (typeof from.DocNumber === 'string') out.DocNumber = from.DocNumber;
+  if (Array.isArray(from.Line))
+    out.Bills = recordsIn(from.Line).flatMap((line) =>
+      recordsIn(line.LinkedTxn)
+        .filter((link) => link.TxnType === 'Bill')
+        .map((link) => ({ BillId: refTo('bill').in?.(link.TxnId), Amount: decimalText(line.Amount) })),
+    );
   return out;
 }
