@@ -15,6 +15,7 @@ import { billBody, classBody, customerBody, departmentBody, itemBody, journalEnt
 import { mapAttachment, mapDeposit, mapJournalEntry, mapTransfer, isFileAttachable } from './mapping/banking.ts';
 import { day, type MapContext } from './mapping/common.ts';
 import * as master from './mapping/master.ts';
+import { mapExpense } from './mapping/expenses.ts';
 import { mapBill, mapBillPayment, mapCreditMemo, mapInvoice, mapPayment, mapSalesReceipt, mapVendorCredit } from './mapping/documents.ts';
 import type { QboEntities } from './generated/native.ts';
 import { readEntity, type EntityRead } from './read.ts';
@@ -144,6 +145,11 @@ export const ENTITIES: readonly EntitySpec[] = [
     dataOnly: [...TAXED_LINE, 'GlobalTaxCalculation', ...TXN_ONLY],
     write: { body: vendorCreditBody, deletes: 'delete' },
   }),
+  entitySpec('expense', 'Purchase', mapExpense, {
+    dated: true,
+    unmapped: ['subsidiary_id'],
+    dataOnly: ['EntityRef (a Customer or Employee payee)', 'PaymentMethodRef', 'PrintStatus', ...TAXED_LINE, 'GlobalTaxCalculation', ...TXN_ONLY],
+  }),
   entitySpec('bank_deposit', 'Deposit', mapDeposit, {
     dated: true,
     unmapped: ['subsidiary_id'],
@@ -216,8 +222,8 @@ export const ENTITIES: readonly EntitySpec[] = [
   }),
   entitySpec('attachment', 'Attachable', mapAttachment, {
     keep: isFileAttachable,
-    // Attachables of a Purchase have no expense to hang off (Purchase is not read); QBO takes no uploads through us yet.
-    attachedTo: { read: ['bill', 'invoice', 'journal_entry', 'bank_deposit', 'bank_transfer'], upload: [] },
+    // QBO takes no uploads through us yet.
+    attachedTo: { read: ['bill', 'expense', 'invoice', 'journal_entry', 'bank_deposit', 'bank_transfer'], upload: [] },
     dataOnly: ['Note', 'Category', 'ContentType', 'Size', 'TempDownloadUri', 'ThumbnailFileAccessUri', 'AttachableRef[1..]'],
   }),
   entitySpec('item', 'Item', master.mapItem, {

@@ -115,6 +115,7 @@ const SOURCES: [UnifiedObjectType, Entity][] = [
   ['bill', 'Bill'],
   ['bill_payment', 'BillPayment'],
   ['bill_credit_memo', 'VendorCredit'],
+  ['expense', 'Purchase'],
   ['bank_deposit', 'Deposit'],
   ['bank_transfer', 'Transfer'],
   ['journal_entry', 'JournalEntry'],
@@ -266,6 +267,27 @@ describe('QuickBooks Online sync', () => {
       { account_id: ref(c, 'account', '34'), tax_rate_id: null, total_amount: 25.54, description: 'nov portion of rider insurance' },
       { account_id: ref(c, 'account', '44'), tax_rate_id: null, total_amount: -25.54, description: 'nov portion of rider insurance' },
     ]);
+    // Purchases are expenses: a card purchase of a vendor with an account line and an item line, and a card credit as a refund.
+    const expense = (await storedOne(c.connection.id, 'expense', '253')).data;
+    expect(expense).toMatchObject({
+      account_id: ref(c, 'account', '41'),
+      vendor_id: ref(c, 'vendor', '46'),
+      payment_type: 'credit_card',
+      expense_type: 'expense',
+      transaction_date: '2015-08-03T00:00:00.000Z',
+      document_number: 'CC-4412',
+      memo: 'Lumber for the Finch deck',
+      sub_total: 103.55,
+      tax_amount: 10,
+      total_amount: 113.55,
+      line_items: [
+        { account_id: ref(c, 'account', '64'), customer_id: ref(c, 'customer', '1'), total_amount: 110 },
+        { account_id: null, item: { id: ref(c, 'item', '3'), quantity: 1, unit_amount: 3.55 }, total_amount: 3.55 },
+      ],
+    });
+    expect((await storedOne(c.connection.id, 'expense', '254')).data).toMatchObject({ expense_type: 'refund', total_amount: 25 });
+    const byId = json(await sender(t, c.token)('GET', `/accounting/expenses/${ref(c, 'expense', '253')}`)).expense as Json;
+    expect(byId).toMatchObject({ id: ref(c, 'expense', '253'), ...expense });
     expect((await storedOne(c.connection.id, 'attachment', '5000000000000010341')).data).toMatchObject({
       attached_to_id: bills.get('25')?.id,
       attached_to_type: 'bill',
@@ -1837,7 +1859,7 @@ describe('QuickBooks Online attachment files', () => {
     expectNoViolations();
   });
 
-  it("serves it under its bill too, and its file by the bill's download path; expenses' attachments are not supported", async () => {
+  it("serves it under its bill too, and its file by the bill's download path; expenses' attachments are read too", async () => {
     const send = sender(t, c.token);
     const bill = ref(c, 'bill', '25');
     const ofBill = json(await send('GET', `/accounting/bills/${bill}/attachments`)).attachments as Json[];
@@ -1847,8 +1869,9 @@ describe('QuickBooks Online attachment files', () => {
     const file = await send('GET', `/accounting/bills/${bill}/attachments/${String(attachment?.id)}/file`);
     expect(file.statusCode, file.body.slice(0, 300)).toBe(200);
     expect(file.rawPayload.equals(qbo.company(realm).file(attachableId)?.content ?? Buffer.alloc(0))).toBe(true);
+    // Purchases are read as expenses, so their attachments are served (none of the recorded attachables is a Purchase's).
     const expenses = await send('GET', '/accounting/expenses/attachments');
-    expect([expenses.statusCode, errorBody(expenses).error_code]).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
+    expect([expenses.statusCode, json(expenses).attachments]).toEqual([200, []]);
     expectNoViolations();
   });
 

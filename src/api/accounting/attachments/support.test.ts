@@ -39,11 +39,19 @@ describe('assertAttachedTo', () => {
             assertAttachedTo({ platform }, entity, 'read');
           }),
         ).toBeNull();
-      const expenses = refusal(() => {
-        assertAttachedTo({ platform }, 'expense', 'read');
-      });
-      expect(expenses?.code).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
-      expect(expenses?.message).toBe(`Attachments of expenses are not supported on ${platform}; see docs/platforms.md.`);
+    }
+    // QuickBooks reads its Purchases as expenses, so their attachables too; Xero reads no expenses.
+    expect(
+      refusal(() => {
+        assertAttachedTo({ platform: 'QUICKBOOKS' }, 'expense', 'read');
+      }),
+    ).toBeNull();
+    const expenses = refusal(() => {
+      assertAttachedTo({ platform: 'XERO' }, 'expense', 'read');
+    });
+    expect(expenses?.code).toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
+    expect(expenses?.message).toBe('Attachments of expenses are not supported on XERO; see docs/platforms.md.');
+    for (const platform of ['XERO', 'QUICKBOOKS']) {
       expect(
         refusal(() => {
           assertAttachedTo({ platform }, 'bill', 'upload');

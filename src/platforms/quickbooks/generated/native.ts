@@ -71,6 +71,8 @@ export type BillPaymentTypeEnum = 'Check' | 'CreditCard';
 
 export type PrintStatusEnum = 'NotSet' | 'NeedToPrint' | 'PrintComplete';
 
+export type PaymentTypeEnum = 'Cash' | 'Check' | 'CreditCard' | 'Expense' | 'Other';
+
 export type MonthEnum =
   'January' | 'February' | 'March' | 'April' | 'May' | 'June' | 'July' | 'August' | 'September' | 'October' | 'November' | 'December';
 
@@ -377,6 +379,16 @@ export interface QboBillPayment extends QboTransaction {
   };
 }
 
+/** An expense paid on the spot from a bank or card account (AccountRef), by cash, check or card; Credit marks money back (a card refund). */
+export interface QboPurchase extends QboTransaction {
+  AccountRef?: QboRef;
+  PaymentType?: PaymentTypeEnum;
+  EntityRef?: QboRef;
+  Credit?: boolean;
+  PaymentMethodRef?: QboRef;
+  PrintStatus?: PrintStatusEnum;
+}
+
 export interface QboDeposit extends QboTransaction {
   DepositToAccountRef?: QboRef;
 }
@@ -576,6 +588,7 @@ export interface QboEntities {
   Payment: QboPayment;
   PaymentMethod: QboPaymentMethod;
   Preferences: QboPreferences;
+  Purchase: QboPurchase;
   SalesReceipt: QboSalesReceipt;
   TaxAgency: QboTaxAgency;
   TaxRate: QboTaxRate;

@@ -122,6 +122,7 @@ const APP_PAGES: Readonly<Partial<Record<UnifiedObjectType, { path: string; para
   bill: { path: 'bill', param: 'txnId' },
   bill_payment: { path: 'billpayment', param: 'txnId' },
   bill_credit_memo: { path: 'vendorcredit', param: 'txnId' },
+  expense: { path: 'expense', param: 'txnId' },
   bank_deposit: { path: 'deposit', param: 'txnId' },
   bank_transfer: { path: 'transfer', param: 'txnId' },
   journal_entry: { path: 'journal', param: 'txnId' },

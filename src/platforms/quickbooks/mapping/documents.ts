@@ -63,7 +63,7 @@ function expenseLine(line: QboLine, department: QboRef | undefined, mc: MapConte
   });
 }
 
-function expenseLines(lines: readonly QboLine[] | undefined, department: QboRef | undefined, mc: MapContext): StandardLine[] {
+export function expenseLines(lines: readonly QboLine[] | undefined, department: QboRef | undefined, mc: MapContext): StandardLine[] {
   return (lines ?? []).map((line) => expenseLine(line, department, mc)).filter((l): l is StandardLine => l !== null);
 }
 

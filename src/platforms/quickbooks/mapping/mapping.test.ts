@@ -233,6 +233,51 @@ describe('QuickBooks Online mapping', () => {
     ]);
   });
 
+  it("maps purchases as expenses: the account paid from, payment type, the vendor payee, a card credit as a refund, the bill's lines", () => {
+    expect(mapped('Purchase', '252')).toMatchObject({
+      platform_id: '252',
+      account_id: 'account:35',
+      vendor_id: null,
+      payment_type: 'cash',
+      expense_type: 'expense',
+      transaction_date: '2015-07-27T00:00:00.000Z',
+      currency_code: 'USD',
+      currency_rate: null,
+      document_number: null,
+      memo: null,
+      sub_total: 10,
+      tax_amount: null,
+      total_amount: 10,
+      platform_url: 'https://app.sandbox.qbo.intuit.com/app/expense?txnId=252',
+    });
+    const card = mapped('Purchase', '253');
+    expect(card).toMatchObject({
+      account_id: 'account:41',
+      vendor_id: 'vendor:46',
+      payment_type: 'credit_card',
+      document_number: 'CC-4412',
+      memo: 'Lumber for the Finch deck',
+      sub_total: 103.55,
+      tax_amount: 10,
+      total_amount: 113.55,
+    });
+    expect(card.line_items).toEqual([
+      expect.objectContaining({
+        account_id: 'account:64',
+        customer_id: 'customer:1',
+        department_id: 'department:1',
+        sub_total: 100,
+        tax_amount: 10,
+        total_amount: 110,
+        item: null,
+      }),
+      expect.objectContaining({ account_id: null, description: 'Screws', sub_total: 3.55, item: { id: 'item:3', quantity: 1, unit_amount: 3.55 } }),
+    ]);
+    expect(mapped('Purchase', '254')).toMatchObject({ expense_type: 'refund', payment_type: 'credit_card', total_amount: 25 });
+    // Paid to a customer: the model's expense names only a vendor.
+    expect(mapped('Purchase', '255')).toMatchObject({ vendor_id: null, payment_type: 'check', document_number: '1012' });
+  });
+
   it('maps bill payments: bank or card account, allocations, void', () => {
     expect(mapped('BillPayment', '118')).toMatchObject({
       account_id: 'account:35',

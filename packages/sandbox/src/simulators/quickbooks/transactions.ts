@@ -311,7 +311,7 @@ export const journalEntry = transaction<NativeJournalEntry>(
   'Voided',
 );
 
-/** SANDBOX's expenses are QBO's Purchases (the connector does not read them). */
+/** SANDBOX's expenses are QBO's Purchases: paid from PaymentAccountId, to the vendor when there is one. */
 export const purchase = transaction<NativeExpense>(
   {
     ...HEADER,
