@@ -10,6 +10,7 @@ import { knownBase } from '../readers.ts';
 import { parseEntity } from './contract.ts';
 import { QBO_BASE } from './currencies.ts';
 import { invoiceBody, invoicePaymentBody } from './inbound-receivables.ts';
+import { expenseBody } from './inbound-expenses.ts';
 import { billPaymentBody, vendorBody, vendorCreditBody } from './inbound-payables.ts';
 import { billBody, classBody, customerBody, departmentBody, itemBody, journalEntryBody, salesReceiptBody, termBody } from './inbound.ts';
 import { mapAttachment, mapDeposit, mapJournalEntry, mapTransfer, isFileAttachable } from './mapping/banking.ts';
@@ -149,6 +150,7 @@ export const ENTITIES: readonly EntitySpec[] = [
     dated: true,
     unmapped: ['subsidiary_id'],
     dataOnly: ['EntityRef (a Customer or Employee payee)', 'PaymentMethodRef', 'PrintStatus', ...TAXED_LINE, 'GlobalTaxCalculation', ...TXN_ONLY],
+    write: { body: expenseBody, deletes: 'delete' },
   }),
   entitySpec('bank_deposit', 'Deposit', mapDeposit, {
     dated: true,

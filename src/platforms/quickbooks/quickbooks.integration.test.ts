@@ -895,7 +895,7 @@ describe('QuickBooks Online writes', () => {
     expectNoViolations();
   });
 
-  it('creates a sales receipt of item lines into Undeposited Funds; expenses and sales orders are not written here', async () => {
+  it('creates a sales receipt of item lines into Undeposited Funds; sales orders are not written here', async () => {
     const response = await send('POST', '/accounting/sales_receipts', {
       sales_receipt: {
         customer_id: ref(c, 'customer', '1'),
@@ -950,17 +950,6 @@ describe('QuickBooks Online writes', () => {
     ).toEqual([]);
 
     for (const [method, path, body] of [
-      [
-        'POST',
-        '/accounting/expenses',
-        {
-          expense: {
-            account_id: ref(c, 'account', '35'),
-            transaction_date: today,
-            line_items: [{ account_id: ref(c, 'account', '7'), total_amount: 1 }],
-          },
-        },
-      ],
       [
         'POST',
         '/accounting/sales_orders',
@@ -1591,6 +1580,85 @@ describe('QuickBooks Online writes', () => {
     const deleted = await send('DELETE', `/accounting/bill_credit_memos/${String(created.id)}`);
     expect(deleted.statusCode, deleted.body).toBe(200);
     expect(company().find('VendorCredit', platformId)).toBeNull();
+    expectNoViolations();
+  });
+
+  it('creates (prefer_sync), updates and deletes (async) an expense as a Purchase; what QBO cannot take is refused unsent', async () => {
+    const response = await send('POST', '/accounting/expenses', {
+      expense: {
+        account_id: ref(c, 'account', '41'),
+        vendor_id: ref(c, 'vendor', '30'),
+        transaction_date: today,
+        document_number: 'EXP-77',
+        memo: 'Garden supplies',
+        line_items: [
+          { account_id: ref(c, 'account', '64'), total_amount: 30.25, description: 'Soil' },
+          { account_id: ref(c, 'account', '80'), total_amount: 10, item: { id: ref(c, 'item', '11'), quantity: 2, unit_amount: 5 } },
+        ],
+      },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const created = json(response).expense as Json;
+    const platformId = String(created.platform_id);
+    // No payment_type: a credit card account's Purchase is a card charge.
+    expect(company().find('Purchase', platformId)).toMatchObject({
+      AccountRef: { value: '41' },
+      PaymentType: 'CreditCard',
+      EntityRef: { value: '30', type: 'Vendor' },
+      TxnDate: today,
+      DocNumber: 'EXP-77',
+      PrivateNote: 'Garden supplies',
+      TotalAmt: 40.25,
+      Line: [
+        { DetailType: 'AccountBasedExpenseLineDetail', Amount: 30.25, AccountBasedExpenseLineDetail: { AccountRef: { value: '64' } } },
+        { DetailType: 'ItemBasedExpenseLineDetail', Amount: 10, ItemBasedExpenseLineDetail: { ItemRef: { value: '11' }, Qty: 2, UnitPrice: 5 } },
+      ],
+    });
+    expect(created).toMatchObject({
+      account_id: ref(c, 'account', '41'),
+      vendor_id: ref(c, 'vendor', '30'),
+      payment_type: 'credit_card',
+      expense_type: 'expense',
+      document_number: 'EXP-77',
+      total_amount: 40.25,
+    });
+
+    // Paid from the bank by check instead: payment_type is QBO's PaymentType.
+    const changed = await send('PATCH', `/accounting/expenses/${String(created.id)}`, {
+      expense: {
+        account_id: ref(c, 'account', '35'),
+        payment_type: 'check',
+        line_items: [{ account_id: ref(c, 'account', '64'), total_amount: 12 }],
+      },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(company().find('Purchase', platformId)).toMatchObject({
+      AccountRef: { value: '35' },
+      PaymentType: 'Check',
+      TotalAmt: 12,
+      DocNumber: 'EXP-77',
+      SyncToken: '1',
+    });
+    expect(json(changed).expense).toMatchObject({ account_id: ref(c, 'account', '35'), payment_type: 'check', total_amount: 12 });
+
+    // A refund (no platform's expense write takes one yet), an account money is not paid from, a line field QBO has not:
+    // 400 naming it, no Purchase sent.
+    const sent = qbo.log.filter((r) => r.method === 'POST' && r.path.endsWith('/purchase')).length;
+    for (const [patch, field] of [
+      [{ account_id: ref(c, 'account', '41'), expense_type: 'refund' }, 'expense.expense_type'],
+      [{ account_id: ref(c, 'account', '64') }, 'account_id'],
+      [{ line_items: [{ account_id: ref(c, 'account', '64'), total_amount: 1, tax_rate_id: ref(c, 'tax_rate', '3') }] }, 'line_items[0].tax_rate_id'],
+    ] as const) {
+      const refused = await send('PATCH', `/accounting/expenses/${String(created.id)}`, { expense: patch });
+      expect([refused.statusCode, errorBody(refused).error_metadata?.field], field).toEqual([400, field]);
+    }
+    expect(qbo.log.filter((r) => r.method === 'POST' && r.path.endsWith('/purchase')).length).toBe(sent);
+
+    const log = qbo.log.length;
+    const deleted = await asyncAnswer(await send('DELETE', `/accounting/expenses/${String(created.id)}?response_mode=async`));
+    expect([deleted.status, deleted.http_status, deleted.body]).toEqual(['success', 200, { code: 'deleted', success: true }]);
+    expect(company().find('Purchase', platformId)).toBeNull();
+    expect(writesTo('purchase', log).at(-1)).toBe('operation=delete');
     expectNoViolations();
   });
 

@@ -208,6 +208,8 @@ export class Company {
       record.TotalAmt = total / 100;
       record.Balance = Math.max(0, total - paid) / 100;
     }
+    // A Purchase is paid at once: its total is its lines', with no open balance.
+    if (entity === 'Purchase') record.TotalAmt = lines(record).reduce((sum, line) => sum + cents(line.Amount), 0) / 100;
     if (entity === 'SalesReceipt') this.deriveSale(record);
     if (entity === 'Invoice') this.deriveInvoice(record, before);
     if (entity === 'Payment') this.derivePayment(record, before);
@@ -239,7 +241,7 @@ export class Company {
     // Transactions and names are in the home currency unless they say otherwise.
     if (
       record.CurrencyRef === undefined &&
-      ['Customer', 'Vendor', 'Bill', 'BillPayment', 'VendorCredit', 'JournalEntry', 'SalesReceipt'].includes(entity)
+      ['Customer', 'Vendor', 'Bill', 'BillPayment', 'VendorCredit', 'Purchase', 'JournalEntry', 'SalesReceipt'].includes(entity)
     )
       record.CurrencyRef = { value: 'USD', name: 'United States Dollar' };
   }

@@ -36,6 +36,7 @@ export const WRITABLE: ReadonlySet<Entity> = new Set([
   'Payment',
   'BillPayment',
   'VendorCredit',
+  'Purchase',
 ]);
 /** Entities QBO deletes (names such as Customer and Item are only made inactive). */
 export const DELETABLE: ReadonlySet<Entity> = new Set([
@@ -43,6 +44,7 @@ export const DELETABLE: ReadonlySet<Entity> = new Set([
   'JournalEntry',
   'BillPayment',
   'VendorCredit',
+  'Purchase',
   'Deposit',
   'Transfer',
   'Invoice',
@@ -67,6 +69,8 @@ const REQUIRED: Partial<Record<Entity, readonly string[]>> = {
   Customer: ['DisplayName'],
   Vendor: ['DisplayName'],
   VendorCredit: ['VendorRef', 'Line', 'Line.Amount'],
+  // Intuit's Purchase reference: the account paid from, how it was paid, and the lines.
+  Purchase: ['AccountRef', 'PaymentType', 'Line', 'Line.Amount'],
   // Intuit's BillPayment reference: the vendor, how it was paid, the total and a line per bill paid.
   BillPayment: ['VendorRef', 'PayType', 'TotalAmt', 'Line', 'Line.Amount', 'Line.LinkedTxn'],
   Class: ['Name'],
@@ -82,6 +86,7 @@ const REQUIRED: Partial<Record<Entity, readonly string[]>> = {
 const LINE_DETAILS: Partial<Record<Entity, Readonly<Record<string, readonly string[]>>>> = {
   Bill: { AccountBasedExpenseLineDetail: ['AccountRef'], ItemBasedExpenseLineDetail: ['ItemRef'] },
   VendorCredit: { AccountBasedExpenseLineDetail: ['AccountRef'], ItemBasedExpenseLineDetail: ['ItemRef'] },
+  Purchase: { AccountBasedExpenseLineDetail: ['AccountRef'], ItemBasedExpenseLineDetail: ['ItemRef'] },
   JournalEntry: { JournalEntryLineDetail: ['PostingType', 'AccountRef'] },
   SalesReceipt: { SalesItemLineDetail: ['ItemRef'] },
   Invoice: { SalesItemLineDetail: ['ItemRef'] },

@@ -139,7 +139,7 @@ export const ENTITIES: readonly QboEntity[] = [
   collection('Deposit', 'bank_deposit', txn.deposit),
   collection('Transfer', 'bank_transfer', txn.transfer),
   { ...collection('JournalEntry', 'journal_entry', txn.journalEntry), written: { body: txn.journalEntryBody, deletable: true } },
-  collection('Purchase', 'expense', txn.purchase),
+  { ...collection('Purchase', 'expense', txn.purchase), written: { body: txn.purchaseBody, deletable: true } },
   collection('Attachable', 'attachment', (r, ctx) => attachable(r, ctx.realmId)),
   listed('CompanyCurrency', 'currency', async (books, ctx) => companyCurrencies(await books.all('currency'), ctx.home)),
   listed('ExchangeRate', 'exchange_rate', async (books, ctx) =>

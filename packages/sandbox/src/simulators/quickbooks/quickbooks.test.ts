@@ -598,6 +598,51 @@ describe('QuickBooks Online simulator, written through the real connector', () =
     expect(await audit()).toEqual([]);
   });
 
+  it('creates, changes and deletes an expense through the connector as a Purchase; SANDBOX books it from the account paid and ties out', async () => {
+    const expenses = quickbooksConnector.objects.expense?.handler;
+    if (expenses?.create === undefined || expenses.update === undefined || expenses.delete === undefined) throw new Error('no expense writes');
+    const { vendor, account } = await someIds();
+    const accounts = await books.all('account');
+    const bank = accounts.find((a) => a.Type === 'Bank' && a.Status === 'Active');
+    const card = accounts.find((a) => a.Type === 'CreditCard' && a.Status === 'Active');
+    if (bank === undefined || card === undefined) throw new Error('no bank or card account');
+    const qbo = (id: string): string => String(Number(id.split('-')[1]));
+    const created = await expenses.create(writeContext(ctx, 'qbo-exp-1'), {
+      account_id: `account:${qbo(card.Id)}`,
+      vendor_id: vendor,
+      transaction_date: '2026-01-15T00:00:00.000Z',
+      document_number: 'SIM-EXP-1',
+      line_items: [{ account_id: account, total_amount: 32.4, description: 'Fuel' }],
+    });
+    expect(created.raw).toMatchObject({ PaymentType: 'CreditCard', DocNumber: 'SIM-EXP-1', TotalAmt: 32.4 });
+    const id = `EXP-${created.platformId.padStart(6, '0')}`;
+    expect(await books.get('expense', id)).toMatchObject({
+      PaymentAccountId: card.Id,
+      PaymentType: 'CreditCard',
+      VendorId: `VEN-${vendor.split(':')[1]?.padStart(6, '0') ?? ''}`,
+      Reference: 'SIM-EXP-1',
+      Total: '32.40',
+    });
+    const changed = await expenses.update(writeContext(ctx, 'qbo-exp-1u'), created.platformId, {
+      account_id: `account:${qbo(bank.Id)}`,
+      payment_type: 'check',
+      memo: 'Paid by check',
+      line_items: [{ account_id: account, total_amount: 20 }],
+    });
+    expect(mapped('expense', changed.raw)).toMatchObject({ payment_type: 'check', total_amount: 20, memo: 'Paid by check' });
+    expect(await books.get('expense', id)).toMatchObject({ PaymentAccountId: bank.Id, PaymentType: 'Check', Total: '20.00' });
+    // The connector takes a refund on a card account only; SANDBOX books spending only and refuses QBO's card credit.
+    const refund = (on: string) => ({ account_id: `account:${qbo(on)}`, expense_type: 'refund' });
+    await expect(expenses.update(writeContext(ctx, 'qbo-exp-1r'), created.platformId, refund(bank.Id))).rejects.toMatchObject({
+      metadata: { field: 'expense_type' },
+    });
+    await expect(expenses.update(writeContext(ctx, 'qbo-exp-1c'), created.platformId, refund(card.Id))).rejects.toThrow();
+    expect(await books.get('expense', id)).toMatchObject({ PaymentAccountId: bank.Id, Total: '20.00' });
+    await expenses.delete(writeContext(ctx, 'qbo-exp-1d'), created.platformId);
+    expect(await books.get('expense', id)).toBeNull();
+    expect(await audit()).toEqual([]);
+  });
+
   it('refuses a malformed write with QBO’s 400 Fault', async () => {
     const missing = await call('POST', `/v3/company/${realm()}/bill?requestid=bad-1`, { Line: [] });
     expect(missing.status).toBe(400);

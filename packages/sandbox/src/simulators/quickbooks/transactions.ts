@@ -5,6 +5,7 @@
  * are written too: their tables, and their lines' tables, are read backwards (writes.ts applies the bodies).
  */
 import { parseCents } from '../../money.ts';
+import { invalid } from '../../native-error.ts';
 import type {
   LinkedTxn,
   NativeBill,
@@ -312,15 +313,17 @@ export const journalEntry = transaction<NativeJournalEntry>(
 );
 
 /** SANDBOX's expenses are QBO's Purchases: paid from PaymentAccountId, to the vendor when there is one. */
+const PURCHASE: FieldTable<NativeExpense> = {
+  ...HEADER,
+  PaymentType: ['PaymentType', lookup({ Cash: 'Cash', Check: 'Check', CreditCard: 'CreditCard' })],
+  'AccountRef.value': ['PaymentAccountId', account],
+  DocNumber: 'Reference',
+  TotalAmt: ['Total', money],
+  ...taxTotal,
+};
+
 export const purchase = transaction<NativeExpense>(
-  {
-    ...HEADER,
-    PaymentType: ['PaymentType', lookup({ Cash: 'Cash', Check: 'Check', CreditCard: 'CreditCard' })],
-    'AccountRef.value': ['PaymentAccountId', account],
-    DocNumber: 'Reference',
-    TotalAmt: ['Total', money],
-    ...taxTotal,
-  },
+  PURCHASE,
   (r) => ({
     EntityRef: r.VendorId === undefined ? undefined : { ...ref(r.VendorId), type: 'Vendor' },
     Line: r.Lines.map((line, n) => ({
@@ -370,6 +373,20 @@ function expenseBody<R>(table: FieldTable<R>) {
 
 export const billBody = expenseBody(BILL);
 export const vendorCreditBody = expenseBody(VENDOR_CREDIT);
+
+/**
+ * A Purchase's write body: SANDBOX's expense, to the vendor its EntityRef names. SANDBOX books spending only, so a
+ * card credit (Credit true) is refused rather than booked as spending.
+ */
+export function purchaseBody(from: Json, create: boolean): Body {
+  if (from.Credit === true) throw invalid('BusinessRule', 'SANDBOX books no card credits (Credit true) as expenses', 'Credit');
+  const out = expenseBody(PURCHASE)(from, create);
+  if (isRecord(from.EntityRef)) {
+    if (from.EntityRef.type !== 'Vendor') throw invalid('BusinessRule', "SANDBOX's expenses are paid to vendors only", 'EntityRef');
+    out.VendorId = refTo('vendor').in?.(from.EntityRef.value);
+  }
+  return out;
+}
 
 export function journalEntryBody(from: Json, create: boolean): Body {
   const out = txnBody(JOURNAL_ENTRY, from, create);
