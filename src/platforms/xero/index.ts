@@ -15,7 +15,17 @@ import { deepLink } from './mapping/common.ts';
 import { UNFILLED } from './mapping/unfilled.ts';
 import { READERS, type XeroReads } from './objects.ts';
 import { readOrganisation } from './read.ts';
-import { billPaymentWriter, billWriter, customerWriter, invoicePaymentWriter, invoiceWriter, journalWriter, vendorWriter } from './writes.ts';
+import {
+  billCreditWriter,
+  billPaymentWriter,
+  billWriter,
+  customerWriter,
+  invoiceCreditWriter,
+  invoicePaymentWriter,
+  invoiceWriter,
+  journalWriter,
+  vendorWriter,
+} from './writes.ts';
 import { xeroWebhooks } from './webhooks.ts';
 
 type Writer = Pick<ObjectHandler, 'create' | 'update' | 'delete' | 'findCreated'>;
@@ -26,6 +36,8 @@ const UNMAPPED: Partial<Record<UnifiedObjectType, object>> = UNFILLED;
 const WRITERS: Partial<Record<UnifiedObjectType, Writer>> = {
   bill: billWriter,
   invoice: invoiceWriter,
+  bill_credit_memo: billCreditWriter,
+  invoice_credit_memo: invoiceCreditWriter,
   bill_payment: billPaymentWriter,
   invoice_payment: invoicePaymentWriter,
   journal_entry: journalWriter,
@@ -201,7 +213,7 @@ export const xeroConnector: Connector = {
       "Tracking categories are classes and their options are classes under them; a line's class_id is its first tracking option.",
       'Voided and deleted manual journals are reported deleted (a journal entry has no status); voided invoices, bills and credit notes keep status void; deleted ones are reported deleted.',
       "Vendors are written as Contacts, as customers are (create and update; Xero archives contacts rather than deleting them, so DELETE answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM). A vendor's website is refused: Xero's API keeps a contact's Website read-only. A new vendor is listed as a customer too until Xero flags it a supplier at its first bill.",
-      "Bill and invoice payments are written as Xero Payments of one document each (create and delete; Xero's deletePayment, a POST of Status DELETED, which is also how Xero voids one); PATCH answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, Xero changing nothing else of a payment. Credit notes (bill and invoice credit memos) are not written yet.",
+      "Bill and invoice payments are written as Xero Payments of one document each (create and delete; Xero's deletePayment, a POST of Status DELETED, which is also how Xero voids one); PATCH answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, Xero changing nothing else of a payment. Credit notes (bill and invoice credit memos) are written as Xero CreditNotes of Type ACCPAYCREDIT and ACCRECCREDIT by the bills' and invoices' document writer (open → AUTHORISED, PATCH void → VOIDED, DELETE of a draft; an approved one is refused, void it); their allocations (linked_bills, linked_invoices, so credit applications too) are refused with a 400: Xero allocates through its own CreditNote Allocations call, not written yet.",
       'Deleting a bill or an invoice deletes a draft or one awaiting approval; an approved one is voided with PATCH status void (it stays in Xero, read as void).',
       'Balance sheets are the current month and the eleven before, from the BalanceSheet report; income statements the same months from the ProfitAndLoss report (accrual basis; net_operating_income is null, the report has no such line).',
       "Cash flow statements are not available: Xero's Accounting API has no cash flow report (GET /accounting/cash_flow_statements answers 404 ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM, and synced_cash_flows_count is null).",

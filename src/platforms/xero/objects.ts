@@ -43,6 +43,9 @@ async function documentRecords<D extends XeroInvoice | XeroCreditNote>(ctx: Conn
 export const invoiceRecords = (ctx: ConnectorContext, items: XeroInvoice[]): Promise<PlatformRecord[]> =>
   documentRecords(ctx, items, (i) => i.InvoiceID);
 
+export const creditRecords = (ctx: ConnectorContext, items: XeroCreditNote[]): Promise<PlatformRecord[]> =>
+  documentRecords(ctx, items, (c) => c.CreditNoteID);
+
 /**
  * Only posted journals are journal entries: a draft has not touched the ledger (and may never), a voided one no longer
  * does, and the unified entry has no status to tell them apart, so both are gone until a draft is posted. The entries'
@@ -72,7 +75,7 @@ const credits = (type: 'ACCPAYCREDIT' | 'ACCRECCREDIT'): XeroList<'CreditNotes'>
   paged: true,
   dated: true,
   where: `Type=="${type}"`,
-  records: (items, ctx) => documentRecords(ctx, items, (c) => c.CreditNoteID),
+  records: (items, ctx) => creditRecords(ctx, items),
 });
 
 /** Payments on bills or on invoices; refunds of credit notes and over/prepayments are neither. */

@@ -1,5 +1,6 @@
 /**
- * Writes to Xero: bills and invoices (Invoices of Type ACCPAY and ACCREC), journal entries (ManualJournals)
+ * Writes to Xero: bills and invoices (Invoices of Type ACCPAY and ACCREC), their credit memos (CreditNotes of Type
+ * ACCPAYCREDIT and ACCRECCREDIT), journal entries (ManualJournals)
  * customers and vendors (Contacts) and bill and invoice payments (Payments). Creates are PUTs, updates POSTs to the record, every
  * one with the write's Idempotency-Key: Xero answers a repeated key with the
  * first result, so finding what an interrupted create made is sending it again.
@@ -9,9 +10,9 @@ import { PlatformError } from '../errors.ts';
 import { onlyOf, xeroCall, type XeroCall } from './client.ts';
 import { has, link, list, wholeCents, type Input } from '../inbound.ts';
 import { accountCode, checkBaseCurrency, dateOf, documentLines, invalid, refuse, textOf, type Body } from './inbound.ts';
-import { invoiceRecords, journalRecords } from './objects.ts';
+import { creditRecords, invoiceRecords, journalRecords } from './objects.ts';
 import { recordOf as platformRecord } from './read.ts';
-import type { XeroContact, XeroInvoice, XeroLists, XeroManualJournal, XeroPayment } from './types.ts';
+import type { XeroContact, XeroLists, XeroManualJournal, XeroPayment } from './types.ts';
 
 type Writer = Required<Pick<ObjectHandler, 'create' | 'update' | 'findCreated'>> & Pick<ObjectHandler, 'delete'>;
 
@@ -28,33 +29,68 @@ async function fetchOne<K extends keyof XeroLists>(ctx: WriteContext, path: stri
 
 const DOCUMENT_STATUSES: Readonly<Record<string, string>> = { draft: 'DRAFT', open: 'AUTHORISED', void: 'VOIDED' };
 
-/** A bill (ACCPAY) or an invoice (ACCREC): one Xero Invoice, twins but for the party and what each cannot hold. */
+/**
+ * A bill (ACCPAY) or an invoice (ACCREC), one Xero Invoice; or a bill or invoice credit memo (ACCPAYCREDIT,
+ * ACCRECCREDIT), one Xero CreditNote: twins but for the party, the list, and what each cannot hold.
+ */
 interface DocumentKind {
-  noun: 'bill' | 'invoice';
-  type: 'ACCPAY' | 'ACCREC';
+  noun: 'bill' | 'invoice' | 'bill credit memo' | 'invoice credit memo';
+  type: 'ACCPAY' | 'ACCREC' | 'ACCPAYCREDIT' | 'ACCRECCREDIT';
+  /** The Xero list written to, and the field its document number is. */
+  list: 'Invoices' | 'CreditNotes';
+  number: 'InvoiceNumber' | 'CreditNoteNumber';
   party: { field: 'vendor_id' | 'customer_id'; type: 'vendor' | 'customer' };
   refused: readonly string[];
-  /** Where memo goes: an invoice's Reference; a bill has none (its reference is its InvoiceNumber). */
+  /** Where memo goes: a Reference; a bill has none (its reference is its InvoiceNumber). */
   memo: string | null;
+  /** A credit's allocations to documents: Xero's separate Allocations call, not written by this connector. */
+  allocations?: 'linked_bills' | 'linked_invoices';
 }
 
-const BILL: DocumentKind = {
+/** A bill or an invoice: what a payment pays. */
+type InvoiceKind = DocumentKind & { noun: 'bill' | 'invoice' };
+
+const BILL: InvoiceKind = {
   noun: 'bill',
   type: 'ACCPAY',
+  list: 'Invoices',
+  number: 'InvoiceNumber',
   party: { field: 'vendor_id', type: 'vendor' },
   refused: ['account_id', 'payment_terms_id', 'subsidiary_id', 'linked_purchase_orders'],
   memo: null,
 };
-const INVOICE: DocumentKind = {
+const INVOICE: InvoiceKind = {
   noun: 'invoice',
   type: 'ACCREC',
+  list: 'Invoices',
+  number: 'InvoiceNumber',
   party: { field: 'customer_id', type: 'customer' },
   refused: ['account_id', 'payment_terms_id', 'subsidiary_id', 'additional_fields'],
   memo: 'Reference',
 };
+// A credit note posts to the organisation's payable or receivable account: Xero takes no account_id for it.
+const BILL_CREDIT: DocumentKind = {
+  noun: 'bill credit memo',
+  type: 'ACCPAYCREDIT',
+  list: 'CreditNotes',
+  number: 'CreditNoteNumber',
+  party: { field: 'vendor_id', type: 'vendor' },
+  refused: ['account_id'],
+  memo: 'Reference',
+  allocations: 'linked_bills',
+};
+const INVOICE_CREDIT: DocumentKind = {
+  ...BILL_CREDIT,
+  noun: 'invoice credit memo',
+  type: 'ACCRECCREDIT',
+  party: INVOICE.party,
+  allocations: 'linked_invoices',
+};
 
 async function documentBody(ctx: WriteContext, kind: DocumentKind, input: Input, creating: boolean): Promise<Body> {
   refuse(input, kind.refused, `Xero ${kind.noun}s have no such field`);
+  if (kind.allocations !== undefined)
+    refuse(input, [kind.allocations], `this Xero connector does not allocate credit notes yet (Xero's separate CreditNote Allocations call)`);
   if (kind.memo === null) refuse(input, ['memo'], `a Xero ${kind.noun} has no memo (its reference is document_number)`);
   // A new document is approved (open) unless asked for as a draft, as on the other platforms.
   const body: Body = creating ? { Type: kind.type, Status: 'AUTHORISED' } : {};
@@ -66,7 +102,7 @@ async function documentBody(ctx: WriteContext, kind: DocumentKind, input: Input,
   }
   if (has(input, 'issue_date')) body.Date = dateOf(input.issue_date);
   if (has(input, 'due_date')) body.DueDate = dateOf(input.due_date) ?? '';
-  if (has(input, 'document_number')) body.InvoiceNumber = textOf(input.document_number);
+  if (has(input, 'document_number')) body[kind.number] = textOf(input.document_number);
   if (kind.memo !== null && has(input, 'memo')) body[kind.memo] = textOf(input.memo);
   if (has(input, 'currency_code') && typeof input.currency_code === 'string') body.CurrencyCode = input.currency_code;
   if (has(input, 'currency_rate') && input.currency_rate !== null) {
@@ -95,38 +131,51 @@ async function recordOf<T>(
   return record;
 }
 
-const documentRecord = (ctx: WriteContext, invoice: XeroInvoice): Promise<PlatformRecord> => recordOf(ctx, invoice, invoiceRecords);
-const invoicePath = (id: string): string => `/Invoices/${encodeURIComponent(id)}`;
+const documentPath = (kind: DocumentKind, id: string): string => `/${kind.list}/${encodeURIComponent(id)}`;
+const invoicePath = (id: string): string => documentPath(INVOICE, id);
+
+/** Sends a document to its list and reads the answer as a sync reads it. */
+async function sendDocument(ctx: WriteContext, kind: DocumentKind, call: Omit<XeroCall, 'body'>, body: Body): Promise<PlatformRecord> {
+  if (kind.list === 'Invoices') return recordOf(ctx, await send(ctx, call, 'Invoices', body), invoiceRecords);
+  return recordOf(ctx, await send(ctx, call, 'CreditNotes', body), creditRecords);
+}
+
+async function statusOf(ctx: WriteContext, kind: DocumentKind, id: string): Promise<string | undefined> {
+  const path = documentPath(kind, id);
+  return kind.list === 'Invoices' ? (await fetchOne(ctx, path, 'Invoices')).Status : (await fetchOne(ctx, path, 'CreditNotes')).Status;
+}
 
 function documentWriter(kind: DocumentKind): Writer {
   const writer: Writer = {
     async create(ctx, input) {
       const body = await documentBody(ctx, kind, input, true);
-      return documentRecord(ctx, await send(ctx, { method: 'PUT', path: '/Invoices', operation: `create ${kind.noun}` }, 'Invoices', body));
+      return sendDocument(ctx, kind, { method: 'PUT', path: `/${kind.list}`, operation: `create ${kind.noun}` }, body);
     },
     findCreated: (ctx, input) => writer.create(ctx, input),
     async update(ctx, platformId, patch) {
       const body = await documentBody(ctx, kind, patch, false);
-      return documentRecord(
-        ctx,
-        await send(ctx, { method: 'POST', path: invoicePath(platformId), operation: `update ${kind.noun}` }, 'Invoices', body),
-      );
+      return sendDocument(ctx, kind, { method: 'POST', path: documentPath(kind, platformId), operation: `update ${kind.noun}` }, body);
     },
     /**
      * Xero deletes drafts and documents awaiting approval; an approved one is voided instead, with PATCH status void
      * (a voided document stays in Xero and is read as void, not deleted).
      */
     async delete(ctx, platformId) {
-      const document = await fetchOne(ctx, invoicePath(platformId), 'Invoices');
-      if (document.Status === 'DELETED') return;
-      if (document.Status !== 'DRAFT' && document.Status !== 'SUBMITTED') {
+      const status = await statusOf(ctx, kind, platformId);
+      if (status === 'DELETED') return;
+      if (status !== 'DRAFT' && status !== 'SUBMITTED') {
         throw new PlatformError({
           kind: 'bad_request',
           requestSent: false,
-          message: `Xero deletes only draft ${kind.noun}s and ${kind.noun}s awaiting approval; this one is ${document.Status ?? 'unknown'}. Void an approved ${kind.noun} with PATCH status void.`,
+          message: `Xero deletes only draft ${kind.noun}s and ${kind.noun}s awaiting approval; this one is ${status ?? 'unknown'}. Void an approved ${kind.noun} with PATCH status void.`,
         });
       }
-      await send(ctx, { method: 'POST', path: invoicePath(platformId), operation: `delete ${kind.noun}` }, 'Invoices', { Status: 'DELETED' });
+      await sendDocument(
+        ctx,
+        kind,
+        { method: 'POST', path: documentPath(kind, platformId), operation: `delete ${kind.noun}` },
+        { Status: 'DELETED' },
+      );
     },
   };
   return writer;
@@ -134,6 +183,8 @@ function documentWriter(kind: DocumentKind): Writer {
 
 export const billWriter = documentWriter(BILL);
 export const invoiceWriter = documentWriter(INVOICE);
+export const billCreditWriter = documentWriter(BILL_CREDIT);
+export const invoiceCreditWriter = documentWriter(INVOICE_CREDIT);
 
 async function journalBody(ctx: WriteContext, input: Input): Promise<Body> {
   refuse(input, ['subsidiary_id', 'currency_rate'], 'Xero manual journals have no such field');
@@ -273,7 +324,7 @@ export const vendorWriter = contactWriter('vendor');
 /** A bill payment (ACCPAYPAYMENT) or an invoice payment (ACCRECPAYMENT): one Xero Payment of one document. */
 interface PaymentKind {
   noun: 'bill payment' | 'invoice payment';
-  document: DocumentKind;
+  document: InvoiceKind;
   links: 'linked_bills' | 'linked_invoices';
   refused: readonly string[];
 }

@@ -356,9 +356,17 @@ describe('Xero sync', () => {
       const groups = await sender(t, c.token)('GET', path);
       expect([groups.statusCode, errorBody(groups).error_code], path).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
     }
-    // Invoice payments are created and deleted (their tests below); Xero changes nothing else of a payment, and invoice
-    // credit memos and their applications are not written here yet (docs/writes.md).
-    const servedInvoiceWrites = new Set(['POST /accounting/invoice_payments', 'DELETE /accounting/invoice_payments/:id']);
+    // Invoice payments are created and deleted, invoice credit memos created, changed and deleted (their tests below);
+    // Xero changes nothing else of a payment. A credit application is refused with a 400 on linked_invoices, not 404.
+    const servedInvoiceWrites = new Set([
+      'POST /accounting/invoice_payments',
+      'DELETE /accounting/invoice_payments/:id',
+      'POST /accounting/invoice_credit_memos',
+      'PATCH /accounting/invoice_credit_memos/:id',
+      'DELETE /accounting/invoice_credit_memos/:id',
+      'POST /accounting/invoice_credit_applications',
+      'POST /accounting/invoice_credit_applications/unapply',
+    ]);
     for (const [route, status, code] of await invoiceWriteAnswers(sender(t, c.token))) {
       if (servedInvoiceWrites.has(route)) expect(code, route).not.toBe('ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM');
       else expect([status, code], route).toEqual([404, 'ENDPOINT_NOT_SUPPORTED_FOR_PLATFORM']);
@@ -868,6 +876,99 @@ describe('Xero sync', () => {
         expect([answer.statusCode, errorBody(answer).error_metadata?.field], answer.body).toEqual([400, field]);
       }
       expect(writesToXero()).toBe(before);
+    });
+
+    /** The answer of a write sent with response_mode async, once its job has finished. */
+    async function asyncAnswer(response: Awaited<ReturnType<typeof send>>): Promise<{ status: string; http_status: number; body: Json }> {
+      expect(response.statusCode, response.body).toBe(202);
+      for (let i = 0; i < 150; i++) {
+        const job = json(await send('GET', `/jobs/${jobIdOf(response)}`));
+        const answer = job.response as { http_status: number; body: Json } | undefined;
+        if (job.status !== 'pending' && answer !== undefined) return { status: String(job.status), ...answer };
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error('the write job did not finish');
+    }
+
+    it('creates, updates, voids and deletes credit notes (ACCRECCREDIT, ACCPAYCREDIT) sync and async; refuses allocations', async () => {
+      const r = await refs();
+      const kinds = [
+        ['invoice_credit_memo', 'ACCRECCREDIT', { customer_id: r.customer }, r.sales, 'linked_invoices'],
+        ['bill_credit_memo', 'ACCPAYCREDIT', { vendor_id: r.vendor }, r.expense, 'linked_bills'],
+      ] as const;
+      for (const [type, xeroType, party, account, links] of kinds) {
+        const path = `/accounting/${type}s`;
+        standin.resetCounters();
+        const body = {
+          ...party,
+          issue_date: '2025-06-01T00:00:00.000Z',
+          document_number: `LP-${xeroType}`,
+          memo: 'Returned goods',
+          line_items: [{ account_id: account, total_amount: 60, description: 'Return' }],
+        };
+        const response = await send('POST', path, { response_mode: 'prefer_sync', [type]: body });
+        expect(response.statusCode, response.body).toBe(200);
+        const credit = json(response)[type] as Json;
+        expect(books().get('CreditNotes', String(credit.platform_id)), type).toMatchObject({
+          Type: xeroType,
+          Status: 'AUTHORISED',
+          CreditNoteNumber: `LP-${xeroType}`,
+          Reference: 'Returned goods',
+          Total: 60,
+          LineAmountTypes: 'NoTax',
+        });
+        expect(standin.requests.filter((x) => x.method === 'PUT').map((x) => [x.path, x.idempotencyKey])).toEqual([
+          ['/api.xro/2.0/CreditNotes', jobIdOf(response)],
+        ]);
+        expect(credit, type).toMatchObject({ ...party, status: 'open', document_number: `LP-${xeroType}`, memo: 'Returned goods', total_amount: 60 });
+        expect(json(await send('GET', `${path}/${String(credit.id)}`))[type]).toEqual(credit);
+
+        const updated = await send('PATCH', `${path}/${String(credit.id)}`, { [type]: { memo: 'Part returned' } });
+        expect(json(updated)[type], updated.body).toMatchObject({ id: credit.id, memo: 'Part returned', total_amount: 60 });
+        expect(books().get('CreditNotes', String(credit.platform_id))?.Reference).toBe('Part returned');
+
+        // Approved: DELETE is refused with Xero's rule, PATCH status void voids it.
+        const refused = await send('DELETE', `${path}/${String(credit.id)}`);
+        expect(errorBody(refused)).toMatchObject({ error_code: 'PLATFORM_BAD_REQUEST' });
+        const voided = await send('PATCH', `${path}/${String(credit.id)}`, { [type]: { status: 'void' } });
+        expect(json(voided)[type], voided.body).toMatchObject({ id: credit.id, status: 'void' });
+        expect(books().get('CreditNotes', String(credit.platform_id))?.Status).toBe('VOIDED');
+
+        // The same through a job answered later.
+        const later = await asyncAnswer(
+          await send('POST', path, { response_mode: 'async', [type]: { ...body, document_number: `LP-${xeroType}-2` } }),
+        );
+        expect([later.status, later.http_status]).toEqual(['success', 200]);
+        expect(later.body[type]).toMatchObject({ ...party, status: 'open', document_number: `LP-${xeroType}-2`, total_amount: 60 });
+
+        // A draft (made in Xero: the API's credit memo takes open or void) is deleted.
+        const written = books().get('CreditNotes', String(credit.platform_id));
+        const made = books().save(
+          'CreditNotes',
+          { CreditNotes: [{ Type: xeroType, Status: 'DRAFT', Contact: written?.Contact, LineAmountTypes: 'NoTax', LineItems: written?.LineItems }] },
+          null,
+          true,
+        ).body as { CreditNotes: Json[] };
+        const draftXeroId = String(made.CreditNotes[0]?.CreditNoteID);
+        await expectSynced(t, c.connection.id, 'incremental');
+        const draft = await one(c.connection.id, type, draftXeroId);
+        expect(draft.data).toMatchObject({ status: 'draft' });
+        const gone = await send('DELETE', `${path}/${draft.id}`);
+        expect(json(gone), gone.body).toEqual({ code: 'deleted', success: true });
+        expect(books().get('CreditNotes', draftXeroId)?.Status).toBe('DELETED');
+
+        // Allocations and fields a Xero credit note cannot hold: a 400 naming each, nothing sent.
+        const writesToXero = () => standin.requests.filter((q) => q.method !== 'GET').length;
+        const before = writesToXero();
+        for (const [field, extra] of [
+          [links, { [links]: [{ id: (await stored(c.connection.id, links === 'linked_bills' ? 'bill' : 'invoice'))[0]?.id, allocated_amount: 1 }] }],
+          ['account_id', { account_id: account }],
+        ] as const) {
+          const answer = await send('POST', path, { [type]: { ...body, ...extra } });
+          expect([answer.statusCode, errorBody(answer).error_metadata?.field], answer.body).toEqual([400, field]);
+        }
+        expect(writesToXero()).toBe(before);
+      }
     });
 
     it('pays an invoice and a bill as Xero Payments, deletes a payment, and refuses what a Xero payment cannot hold', async () => {

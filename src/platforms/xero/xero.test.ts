@@ -129,7 +129,17 @@ describe('the Xero connector', () => {
       .filter(([, o]) => o.capabilities.create)
       .map(([t]) => t)
       .sort();
-    expect(writable).toEqual(['bill', 'bill_payment', 'customer', 'invoice', 'invoice_payment', 'journal_entry', 'vendor']);
+    expect(writable).toEqual([
+      'bill',
+      'bill_credit_memo',
+      'bill_payment',
+      'customer',
+      'invoice',
+      'invoice_credit_memo',
+      'invoice_payment',
+      'journal_entry',
+      'vendor',
+    ]);
   });
 
   it('reads Xero dates', () => {

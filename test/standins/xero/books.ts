@@ -36,18 +36,28 @@ function dayMillis(value: unknown): number | null {
 
 type Refusal = string[];
 
-/** Fields a write sets as sent (an invoice's Type only when it is created). */
-const INVOICE_FIELDS = [
-  'Type',
-  'InvoiceNumber',
-  'Reference',
-  'CurrencyCode',
-  'CurrencyRate',
-  'LineAmountTypes',
-  'Url',
-  'SentToContact',
-  'BrandingThemeID',
-];
+/** What tells an invoice from a credit note when written: its list, types, number field and Xero's own numbering. */
+interface DocumentList {
+  name: 'Invoices' | 'CreditNotes';
+  noun: 'Invoice' | 'Credit note';
+  types: readonly string[];
+  number: 'InvoiceNumber' | 'CreditNoteNumber';
+  autoNumber: Readonly<Record<string, string>>;
+}
+
+const DOCUMENT_LISTS: Readonly<Record<DocumentList['name'], DocumentList>> = {
+  Invoices: { name: 'Invoices', noun: 'Invoice', types: ['ACCPAY', 'ACCREC'], number: 'InvoiceNumber', autoNumber: { ACCREC: 'INV' } },
+  CreditNotes: {
+    name: 'CreditNotes',
+    noun: 'Credit note',
+    types: ['ACCPAYCREDIT', 'ACCRECCREDIT'],
+    number: 'CreditNoteNumber',
+    autoNumber: { ACCRECCREDIT: 'CN' },
+  },
+};
+
+/** Fields a write sets as sent (a document's Type only when it is created). */
+const DOCUMENT_FIELDS = ['Type', 'Reference', 'CurrencyCode', 'CurrencyRate', 'LineAmountTypes', 'Url', 'SentToContact', 'BrandingThemeID'];
 const CONTACT_FIELDS = [
   'Name',
   'FirstName',
@@ -175,8 +185,8 @@ export class XeroBooks extends RecordStore<Collection> {
         return validationError([`${collection} ${id ?? ''} already exists: use POST to update it`], { [idField]: id });
       const record = existing === undefined ? this.fresh(collection) : clone(existing);
       const refusal =
-        collection === 'Invoices'
-          ? this.applyInvoice(record, item, existing)
+        collection === 'Invoices' || collection === 'CreditNotes'
+          ? this.applyDocument(DOCUMENT_LISTS[collection], record, item, existing)
           : collection === 'Contacts'
             ? this.applyContact(record, item, existing)
             : collection === 'Payments'
@@ -195,6 +205,20 @@ export class XeroBooks extends RecordStore<Collection> {
   private fresh(collection: Writable): Json {
     const id = randomUUID();
     if (collection === 'Invoices') return { InvoiceID: id, ...newInvoice() };
+    if (collection === 'CreditNotes') {
+      return {
+        CreditNoteID: id,
+        ID: id,
+        Payments: [],
+        Allocations: [],
+        CurrencyRate: 1,
+        HasErrors: false,
+        HasAttachments: false,
+        Status: 'DRAFT',
+        LineAmountTypes: 'Exclusive',
+        LineItems: [],
+      };
+    }
     if (collection === 'Payments') return { PaymentID: id, CurrencyRate: 1, Status: 'AUTHORISED', HasAccount: true, IsReconciled: false };
     if (collection === 'Contacts') {
       return {
@@ -264,24 +288,28 @@ export class XeroBooks extends RecordStore<Collection> {
     return contact === undefined ? undefined : contactSummary(contact);
   }
 
-  private applyInvoice(record: Json, item: Json, existing: Json | undefined): Refusal {
+  /** An invoice or bill, or a credit note: Xero's rules of status alike, the credit's allocations as an invoice's payments. */
+  private applyDocument(list: DocumentList, record: Json, item: Json, existing: Json | undefined): Refusal {
     const refusal: Refusal = [];
     const from = str(existing?.Status ?? 'DRAFT');
     const to = typeof item.Status === 'string' ? item.Status : existing === undefined ? 'DRAFT' : from;
-    if (existing === undefined && !['ACCPAY', 'ACCREC'].includes(String(item.Type))) refusal.push('Invoice Type must be ACCPAY or ACCREC');
+    if (existing === undefined && !list.types.includes(String(item.Type))) refusal.push(`${list.noun} Type must be ${list.types.join(' or ')}`);
     if (existing !== undefined && ['VOIDED', 'DELETED'].includes(from)) return ['This document cannot be edited as it has a status of ' + from + '.'];
-    if (existing === undefined && !['DRAFT', 'SUBMITTED', 'AUTHORISED'].includes(to)) refusal.push(`A new invoice cannot have a status of ${to}`);
-    const paidOrCredited = Number(existing?.AmountPaid ?? 0) > 0 || Number(existing?.AmountCredited ?? 0) > 0;
-    if (to === 'DELETED' && !['DRAFT', 'SUBMITTED'].includes(from)) refusal.push('Invoice not of valid status for modification');
-    if (to === 'VOIDED' && (from !== 'AUTHORISED' || paidOrCredited))
-      refusal.push(paidOrCredited ? 'Payments and credit notes must be removed before voiding' : 'Invoice not of valid status for modification');
+    if (existing === undefined && !['DRAFT', 'SUBMITTED', 'AUTHORISED'].includes(to))
+      refusal.push(`A new ${list.noun.toLowerCase()} cannot have a status of ${to}`);
+    const settled =
+      Number(existing?.AmountPaid ?? 0) > 0 || Number(existing?.AmountCredited ?? 0) > 0 || ((existing?.Allocations ?? []) as Json[]).length > 0;
+    if (to === 'DELETED' && !['DRAFT', 'SUBMITTED'].includes(from)) refusal.push(`${list.noun} not of valid status for modification`);
+    if (to === 'VOIDED' && (from !== 'AUTHORISED' || settled))
+      refusal.push(settled ? 'Payments and credit notes must be removed before voiding' : `${list.noun} not of valid status for modification`);
     if (existing !== undefined && from === 'PAID' && ('LineItems' in item || to !== from))
-      refusal.push('Invoice not of valid status for modification');
+      refusal.push(`${list.noun} not of valid status for modification`);
     if (existing === undefined || 'Contact' in item) {
       const contact = this.contactRef(item, refusal);
       if (contact !== undefined) record.Contact = contact;
     }
-    for (const field of INVOICE_FIELDS) if (field in item && !(field === 'Type' && existing !== undefined)) record[field] = item[field];
+    for (const field of [...DOCUMENT_FIELDS, list.number])
+      if (field in item && !(field === 'Type' && existing !== undefined)) record[field] = item[field];
     this.setDate(record, item, 'Date', refusal);
     this.setDate(record, item, 'DueDate', refusal);
     if (record.Date === undefined) this.setDate(record, { Date: new Date(this.now()).toISOString().slice(0, 10) }, 'Date', refusal);
@@ -292,11 +320,14 @@ export class XeroBooks extends RecordStore<Collection> {
       for (const line of lines) this.checkLine(line, refusal);
       record.LineItems = lines;
     }
-    if (to === 'AUTHORISED' && (record.LineItems as Json[]).length === 0) refusal.push('An approved invoice must have at least one line item');
+    if (to === 'AUTHORISED' && (record.LineItems as Json[]).length === 0)
+      refusal.push(`An approved ${list.noun.toLowerCase()} must have at least one line item`);
     record.Status = to;
     record.CurrencyCode ??= this.organisation.BaseCurrency;
-    if (record.Type === 'ACCREC' && (typeof record.InvoiceNumber !== 'string' || record.InvoiceNumber === ''))
-      record.InvoiceNumber = `INV-${String(this.size('Invoices') + 1).padStart(4, '0')}`;
+    // Xero numbers sales documents itself (INV-0001, CN-0001); a purchase's number is the supplier's.
+    const numbered = list.autoNumber[str(record.Type)];
+    if (numbered !== undefined && (typeof record[list.number] !== 'string' || record[list.number] === ''))
+      record[list.number] = `${numbered}-${String(this.size(list.name) + 1).padStart(4, '0')}`;
     computeDocument(record, this.all('TaxRates'));
     return refusal;
   }

@@ -1,5 +1,6 @@
 /**
- * Xero write bodies translated to SANDBOX write bodies: an invoice (ACCPAY a bill, ACCREC an invoice), a contact (a
+ * Xero write bodies translated to SANDBOX write bodies: an invoice (ACCPAY a bill, ACCREC an invoice), a credit note
+ * (ACCPAYCREDIT a vendor credit, ACCRECCREDIT a customer credit note), a contact (a
  * vendor when IsSupplier, else a customer) and a manual journal. Only the fields the Xero record carries are sent, so
  * an update patches. A reference SANDBOX cannot resolve (an account code, a contact id) is refused as Xero words it.
  */
@@ -58,15 +59,29 @@ function documentLine(line: Json, chart: readonly NativeAccount[], refused: stri
 }
 
 const INVOICE_STATUSES: Readonly<Record<string, string>> = { DRAFT: 'Draft', SUBMITTED: 'Draft', AUTHORISED: 'Open', VOIDED: 'Void' };
+// SANDBOX's credit memos are open or void: it keeps no draft credits.
+const CREDIT_STATUSES: Readonly<Record<string, string>> = { AUTHORISED: 'Open', VOIDED: 'Void' };
 
-/** An Invoices item as a SANDBOX bill or invoice body (`party`: VendorId or CustomerId). */
-export function invoiceBody(item: Json, party: 'VendorId' | 'CustomerId', chart: readonly NativeAccount[], creating: boolean): Translated {
+/** An Invoices item (a bill or invoice) or a CreditNotes item (a vendor credit or customer credit note). */
+export interface DocumentShape {
+  noun: 'invoice' | 'credit note';
+  /** VendorId or CustomerId. */
+  party: 'VendorId' | 'CustomerId';
+  number: 'InvoiceNumber' | 'CreditNoteNumber';
+}
+
+/** An Invoices or CreditNotes item as a SANDBOX bill, invoice, vendor credit or credit note body. */
+export function invoiceBody(item: Json, shape: DocumentShape, chart: readonly NativeAccount[], creating: boolean): Translated {
   const refused: string[] = [];
   const out: Body = readFields(DOCUMENT_FIELDS, item);
-  if (item.Status === 'DELETED') return creating ? { refused: ['A new invoice cannot have a status of DELETED'] } : { body: {}, delete: true };
+  const credit = shape.noun === 'credit note';
+  if (item.Status === 'DELETED') return creating ? { refused: [`A new ${shape.noun} cannot have a status of DELETED`] } : { body: {}, delete: true };
   if (has(item, 'Status')) {
-    const status = INVOICE_STATUSES[textOf(item.Status)];
-    if (status === undefined || (creating && status === 'Void')) refused.push(`A new invoice cannot have a status of ${textOf(item.Status)}`);
+    const status = (credit ? CREDIT_STATUSES : INVOICE_STATUSES)[textOf(item.Status)];
+    if (status === undefined && credit && ['DRAFT', 'SUBMITTED'].includes(textOf(item.Status)))
+      refused.push('The simulator keeps no draft credit notes (SANDBOX credit memos are open or void): send Status AUTHORISED');
+    else if (status === undefined || (creating && status === 'Void'))
+      refused.push(`A new ${shape.noun} cannot have a status of ${textOf(item.Status)}`);
     else out.Status = status;
   }
   if (creating || has(item, 'Contact')) {
@@ -74,15 +89,15 @@ export function invoiceBody(item: Json, party: 'VendorId' | 'CustomerId', chart:
     const contactId = typeof contact?.ContactID === 'string' ? idOfUuid(contact.ContactID) : null;
     if (contact === null) refused.push('A Contact must be specified for this type of transaction');
     else if (contactId === null) refused.push('The contact could not be found.');
-    else out[party] = contactId;
+    else out[shape.party] = contactId;
   }
   setDate(out, refused, item, 'Date', 'TxnDate', creating ? today() : null);
-  setDate(out, refused, item, 'DueDate', 'DueDate', null);
-  if (has(item, 'InvoiceNumber')) out.DocNumber = textOf(item.InvoiceNumber);
+  if (!credit) setDate(out, refused, item, 'DueDate', 'DueDate', null);
+  if (has(item, shape.number)) out.DocNumber = textOf(item[shape.number]);
   if (item.LineAmountTypes === 'Inclusive')
     refused.push('The simulator keeps line amounts exclusive of tax: send LineAmountTypes Exclusive or NoTax');
   if (has(item, 'LineItems')) out.Lines = recordsIn(item.LineItems).map((line) => documentLine(line, chart, refused));
-  else if (creating && item.Status !== 'DRAFT') refused.push('An approved invoice must have at least one line item');
+  else if (creating && item.Status !== 'DRAFT') refused.push(`An approved ${shape.noun} must have at least one line item`);
   return refused.length > 0 ? { refused } : { body: out };
 }
 

@@ -20,6 +20,9 @@ import { booksFetch } from '../testing.ts';
 import { requestOf } from '../wire.ts';
 import { idOfUuid as sandboxIdOf, uuidOfId as xeroId } from '../uuid-ids.ts';
 import { xeroSimulator } from './index.ts';
+import { auditBooks, type AuditInput } from '../../audit.ts';
+import { UNIFIED_OBJECT_TYPES, type UnifiedObjectType } from '../../../../../src/model/object-types.ts';
+import type { NativeType } from '../../native.ts';
 
 const KEY = 'xero:user_writes_size_800';
 let db: TestDatabase;
@@ -62,7 +65,10 @@ function writeContext(idempotencyKey: string): WriteContext {
 type Handler = ObjectHandler;
 
 /** The connector's handler of a type, its writes called through it (they are methods of the handler). */
-function handler(type: 'bill' | 'customer' | 'journal_entry' | 'vendor' | 'invoice' | 'invoice_payment' | 'bill_payment') {
+function handler(
+  type:
+    'bill' | 'customer' | 'journal_entry' | 'vendor' | 'invoice' | 'invoice_payment' | 'bill_payment' | 'bill_credit_memo' | 'invoice_credit_memo',
+) {
   const found: Handler | undefined = xeroConnector.objects[type]?.handler;
   if (found === undefined) throw new Error(`the Xero connector does not read ${type}`);
   const missing = (): never => {
@@ -83,6 +89,17 @@ async function expenseAccount(): Promise<string> {
   const account = (await books.all('account')).find((a) => a.Type === 'Expense' && a.Status === 'Active');
   if (account === undefined) throw new Error('no expense account');
   return account.Id;
+}
+
+/** Unified types SANDBOX keeps no books of (they are read from payment platforms only). */
+const NOT_BOOKED: ReadonlySet<string> = new Set(['dispute', 'subscription']);
+const isBooked = (type: UnifiedObjectType): type is UnifiedObjectType & NativeType => !NOT_BOOKED.has(type);
+
+/** What SANDBOX's audit finds wrong in the books now (totals, allocations, ledger against balance sheet): [] when they tie out. */
+async function audit(): Promise<string[]> {
+  const input: AuditInput[] = [];
+  for (const type of UNIFIED_OBJECT_TYPES.filter(isBooked)) for (const raw of await books.all(type)) input.push({ type, raw });
+  return auditBooks(input);
 }
 
 async function rejection(promise: Promise<unknown>): Promise<PlatformError> {
@@ -267,6 +284,62 @@ describe('XERO simulator writes through the Xero connector', () => {
     const draft = await invoice.create(writeContext('invoice-draft'), { ...input, document_number: 'SIM-INV-2', status: 'draft' });
     await invoice.delete(writeContext('invoice-draft-delete'), draft.platformId);
     expect(await books.get('invoice', sandboxIdOf(draft.platformId) ?? '')).toBeNull();
+  });
+
+  it('books credit notes through the connector as SANDBOX credit memos and vendor credits, once per key; updates and voids them; the books tie out', async () => {
+    const customer = (await books.all('customer'))[1];
+    const vendor = (await books.all('vendor'))[1];
+    const income = (await books.all('account')).find((a) => a.Type === 'Income' && a.Status === 'Active');
+    if (customer === undefined || vendor === undefined || income === undefined) throw new Error('no books');
+    const expense = await expenseAccount();
+    const kinds = [
+      ['invoice_credit_memo', { customer_id: ref('customer', customer.Id) }, income.Id, { CustomerId: customer.Id }],
+      ['bill_credit_memo', { vendor_id: ref('vendor', vendor.Id) }, expense, { VendorId: vendor.Id }],
+    ] as const;
+    for (const [type, party, account, booked] of kinds) {
+      const credits = handler(type);
+      const input = {
+        ...party,
+        issue_date: '2025-06-13T00:00:00.000Z',
+        document_number: `SIM-${type}`,
+        memo: 'Returned',
+        line_items: [{ account_id: ref('account', account), description: 'Returned goods', total_amount: 45.5 }],
+      };
+      const created = await credits.create(writeContext(`${type}-1`), input);
+      expect(credits.map(created, writeContext('read')), type).toMatchObject({
+        ...party,
+        document_number: `SIM-${type}`,
+        memo: 'Returned',
+        status: 'open',
+        total_amount: 45.5,
+        remaining_amount: 45.5,
+      });
+      const count = (await books.all(type)).length;
+      expect((await credits.create(writeContext(`${type}-1`), input)).platformId).toBe(created.platformId);
+      expect((await books.all(type)).length).toBe(count);
+      const id = sandboxIdOf(created.platformId) ?? '';
+      expect(await books.get(type, id), type).toMatchObject({
+        ...booked,
+        DocNumber: `SIM-${type}`,
+        Total: '45.50',
+        Remaining: '45.50',
+        Status: 'Open',
+      });
+
+      const updated = await credits.update(writeContext(`${type}-1u`), created.platformId, {
+        memo: 'Part returned',
+        line_items: [{ account_id: ref('account', account), total_amount: 20 }],
+      });
+      expect(credits.map(updated, writeContext('read')), type).toMatchObject({ memo: 'Part returned', total_amount: 20, remaining_amount: 20 });
+      expect(await audit(), type).toEqual([]);
+      // Approved: not deleted (as in Xero), voided.
+      expect(await rejection(credits.delete(writeContext(`${type}-1d`), created.platformId))).toMatchObject({ kind: 'bad_request' });
+      await credits.update(writeContext(`${type}-1v`), created.platformId, { status: 'void' });
+      expect(await books.get(type, id), type).toMatchObject({ Status: 'Void' });
+      // SANDBOX keeps no draft credits: the simulator answers a draft with Xero's 400.
+      expect(await rejection(credits.create(writeContext(`${type}-draft`), { ...input, status: 'draft' }))).toMatchObject({ kind: 'bad_request' });
+    }
+    expect(await audit()).toEqual([]);
   });
 
   it('pays an invoice and a bill through the connector (Xero Payments) as SANDBOX payments, and deletes a payment', async () => {

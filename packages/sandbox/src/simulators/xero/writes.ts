@@ -1,5 +1,5 @@
 /**
- * The writes the Xero connector makes (invoices, contacts, manual journals, payments): PUT creates, POST creates or updates (the record named by the path or by its id
+ * The writes the Xero connector makes (invoices, credit notes, contacts, manual journals, payments): PUT creates, POST creates or updates (the record named by the path or by its id
  * field), a Status of DELETED deletes. Each record becomes one SANDBOX write, applied once per Idempotency-Key (the
  * n-th record of a body under `<key>:<n>`), and is answered as a read renders it. SANDBOX's refusals are Xero's 400.
  * Records of one body are written one by one: a refusal stops the rest, but those before it stay (Xero refuses a
@@ -10,6 +10,7 @@ import { collectionOf } from '../../collections.ts';
 import { NativeError } from '../../native-error.ts';
 import type { SimulatorAnswer, SimulatorBooks, SimulatorRequest } from '../kit.ts';
 import { isRecord, recordsIn } from '../wire.ts';
+import { textOf } from '../field-table.ts';
 import { idOfUuid, uuidOfId } from '../uuid-ids.ts';
 import { envelope, notFound, validationError } from './answers.ts';
 import { COLLECTIONS } from './collections.ts';
@@ -17,7 +18,7 @@ import { contactBody, invoiceBody, journalBody, paymentBody, type Translated } f
 import { XeroView, type Json } from './view.ts';
 
 /** The lists the connector writes. */
-export const WRITABLE_LISTS = ['Invoices', 'Contacts', 'ManualJournals', 'Payments'] as const;
+export const WRITABLE_LISTS = ['Invoices', 'CreditNotes', 'Contacts', 'ManualJournals', 'Payments'] as const;
 export type WritableList = (typeof WRITABLE_LISTS)[number];
 
 /** The SANDBOX type of an existing record, from its id's prefix. */
@@ -43,10 +44,20 @@ async function targetOf(view: XeroView, list: WritableList, item: Json, id: stri
     return creating || typeOfId(id, ['journal_entry']) !== null
       ? { type: 'journal_entry', id, translated: journalBody(item, chart, creating) }
       : null;
+  if (list === 'CreditNotes') {
+    const type = creating ? CREDIT_TYPES[textOf(item.Type)] : typeOfId(id, ['bill_credit_memo', 'invoice_credit_memo']);
+    if (type === undefined || type === null)
+      return creating ? { type: 'bill_credit_memo', id, translated: { refused: ['Credit note Type must be ACCPAYCREDIT or ACCRECCREDIT'] } } : null;
+    const party = type === 'bill_credit_memo' ? 'VendorId' : 'CustomerId';
+    return { type, id, translated: invoiceBody(item, { noun: 'credit note', party, number: 'CreditNoteNumber' }, chart, creating) };
+  }
   const type = creating ? (item.Type === 'ACCPAY' ? 'bill' : item.Type === 'ACCREC' ? 'invoice' : null) : typeOfId(id, ['bill', 'invoice']);
   if (type === null) return creating ? { type: 'bill', id, translated: { refused: ['Invoice Type must be ACCPAY or ACCREC'] } } : null;
-  return { type, id, translated: invoiceBody(item, type === 'bill' ? 'VendorId' : 'CustomerId', chart, creating) };
+  const party = type === 'bill' ? 'VendorId' : 'CustomerId';
+  return { type, id, translated: invoiceBody(item, { noun: 'invoice', party, number: 'InvoiceNumber' }, chart, creating) };
 }
+
+const CREDIT_TYPES: Readonly<Record<string, UnifiedObjectType>> = { ACCPAYCREDIT: 'bill_credit_memo', ACCRECCREDIT: 'invoice_credit_memo' };
 
 /**
  * A payment of the one bill or invoice its Invoice names (a SANDBOX bill or invoice payment with that allocation), or
