@@ -3,10 +3,8 @@
  * expense lines (expenseLines, shared with bills and vendor credits). Only fields present are written.
  */
 import type { ConnectorContext } from '../connector.ts';
-import { has, invalid, link, type Input, type Native } from '../inbound.ts';
-import { callQbo } from './client.ts';
-import { parseEntity } from './contract.ts';
-import { copy, copyCurrency, expenseLines, ref } from './inbound.ts';
+import { has, invalid, type Input, type Native } from '../inbound.ts';
+import { copy, copyCurrency, expenseLines, paidFromAccount, ref } from './inbound.ts';
 
 /** The unified payment_type as QBO's PaymentType. */
 const PAYMENT_TYPES: Readonly<Record<string, string>> = { cash: 'Cash', check: 'Check', credit_card: 'CreditCard' };
@@ -16,13 +14,10 @@ const DEFAULT_PAYMENT: Readonly<Record<string, string>> = { Bank: 'Cash', 'Credi
 
 /** The account paid from, read from QBO (its type decides the default PaymentType and whether a refund may be one). */
 async function paidFrom(ctx: ConnectorContext, value: unknown): Promise<{ id: string; type: string } | undefined> {
-  const id = await link(ctx, 'account', value, 'account_id');
-  if (id === undefined) return undefined;
-  const answer = await callQbo(ctx, { method: 'GET', path: `account/${encodeURIComponent(id)}`, operation: 'read Account' });
-  const type = parseEntity('Account', answer.Account).AccountType ?? '';
-  if (DEFAULT_PAYMENT[type] === undefined)
+  const account = await paidFromAccount(ctx, value);
+  if (account !== undefined && DEFAULT_PAYMENT[account.type] === undefined)
     throw invalid('account_id', 'QuickBooks Online pays an expense from a bank account or a credit card account only.');
-  return { id, type };
+  return account;
 }
 
 /**

@@ -5,9 +5,7 @@
  */
 import type { ConnectorContext } from '../connector.ts';
 import { has, invalid, link, list, type Input, type Native } from '../inbound.ts';
-import { callQbo } from './client.ts';
-import { parseEntity } from './contract.ts';
-import { amountOf, contactFields, copy, copyCurrency, expenseLines, refuse, str, type AddressKinds } from './inbound.ts';
+import { amountOf, contactFields, copy, copyCurrency, expenseLines, paidFromAccount, refuse, str, type AddressKinds } from './inbound.ts';
 
 /** The connector reads a vendor's BillAddr only (mapVendor): any other address would not come back. */
 const VENDOR_ADDRESSES: AddressKinds = {
@@ -40,12 +38,11 @@ const PAY_TYPES: Readonly<Record<string, { payType: string; detail: string; ref:
 
 /** The account a bill payment is made from, read from QBO (its type decides PayType), as PayType and its detail. */
 async function paidFrom(ctx: ConnectorContext, value: unknown): Promise<Native> {
-  const id = await link(ctx, 'account', value, 'account_id');
-  if (id === undefined) return {};
-  const answer = await callQbo(ctx, { method: 'GET', path: `account/${encodeURIComponent(id)}`, operation: 'read Account' });
-  const type = PAY_TYPES[parseEntity('Account', answer.Account).AccountType ?? ''];
+  const account = await paidFromAccount(ctx, value);
+  if (account === undefined) return {};
+  const type = PAY_TYPES[account.type];
   if (type === undefined) throw invalid('account_id', 'QuickBooks Online pays bills from a bank account (a check) or a credit card account only.');
-  return { PayType: type.payType, [type.detail]: { [type.ref]: { value: id } } };
+  return { PayType: type.payType, [type.detail]: { [type.ref]: { value: account.id } } };
 }
 
 /** The bills paid: a line per bill with the amount applied, and the payment's TotalAmt, their sum. */

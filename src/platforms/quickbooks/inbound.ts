@@ -9,6 +9,8 @@ import type { UnifiedObjectType } from '../../model/object-types.ts';
 import type { ConnectorContext } from '../connector.ts';
 import { isRecord } from '../json.ts';
 import { dateOnly, exactDifference, has, invalid, link, list, wholeCents, type Input, type Native } from '../inbound.ts';
+import { callQbo } from './client.ts';
+import { parseEntity } from './contract.ts';
 
 const present = (value: unknown): boolean => value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0);
 
@@ -50,6 +52,17 @@ export async function copy(
       if (reference !== undefined) out[to] = reference;
     }
   }
+}
+
+/**
+ * The account a payment is made from, read live from QBO (its AccountType decides how QBO pays from it, and a type
+ * changed in QBO since the last sync counts); undefined when account_id is absent or null.
+ */
+export async function paidFromAccount(ctx: ConnectorContext, value: unknown): Promise<{ id: string; type: string } | undefined> {
+  const id = await link(ctx, 'account', value, 'account_id');
+  if (id === undefined) return undefined;
+  const answer = await callQbo(ctx, { method: 'GET', path: `account/${encodeURIComponent(id)}`, operation: 'read Account' });
+  return { id, type: parseEntity('Account', answer.Account).AccountType ?? '' };
 }
 
 /** A text field of the (schema-validated) input; '' for null. */
